@@ -1,0 +1,156 @@
+// szx_classify: one workgroup per block. Finds the block's min/max (integer keys), then
+// decides the block type: constant (midpoint within eb of every value), quantized
+// (reference = min, fixed-width codes, every reconstruction verified within eb) or raw
+// (non-finite or subnormal values, codes too wide, or verification failed).
+// Writes info[b] = type | width << 8, refs[b] and cost[b] (payload words).
+#include "common/grid.wgsl"
+#include "common/ordered.wgsl"
+#include "common/szx_types.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> data_u: array<u32>;
+@group(0) @binding(2) var<storage, read> data_f: array<FT>;
+@group(0) @binding(3) var<storage, read_write> info: array<u32>;
+@group(0) @binding(4) var<storage, read_write> refs: array<FT>;
+@group(0) @binding(5) var<storage, read_write> cost: array<u32>;
+
+#include "common/szx_math.wgsl"
+
+const WG: u32 = 128u;
+var<workgroup> s_kmin: array<KT, WG>;
+var<workgroup> s_kmax: array<KT, WG>;
+var<workgroup> s_imin: array<u32, WG>;
+var<workgroup> s_imax: array<u32, WG>;
+var<workgroup> s_flag: array<u32, WG>;
+
+fn key_at(i: u32) -> KT {
+    return key_from_words(data_u[i * WT], data_u[i * WT + WT - 1u]);
+}
+fn class_at(i: u32) -> u32 {
+    return value_class(data_u[i * WT], data_u[i * WT + WT - 1u]);
+}
+
+@compute @workgroup_size(WG)
+fn szx_classify(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b = wg_linear(wid, nwg);
+    if (b >= P.nblocks) {
+        return;
+    }
+    let start = b * P.block_size;
+    let len = block_len(b);
+    let end = start + len;
+
+    var kmn = KEY_MAX;
+    var kmx = KEY_MIN;
+    var imn = start;
+    var imx = start;
+    var special = 0u;
+    for (var i = start + lid; i < end; i += WG) {
+        let k = key_at(i);
+        if (class_at(i) != 0u) {
+            special = 1u;
+        }
+        if (key_lt(k, kmn) || (key_eq(k, kmn) && i < imn)) {
+            kmn = k;
+            imn = i;
+        }
+        if (key_lt(kmx, k) || (key_eq(k, kmx) && i < imx)) {
+            kmx = k;
+            imx = i;
+        }
+    }
+    if (lid >= len) {
+        // idle lanes carry the neutral element
+        kmn = KEY_MAX;
+        kmx = KEY_MIN;
+        imn = 0xffffffffu;
+        imx = 0xffffffffu;
+    }
+    s_kmin[lid] = kmn;
+    s_kmax[lid] = kmx;
+    s_imin[lid] = imn;
+    s_imax[lid] = imx;
+    s_flag[lid] = special;
+    workgroupBarrier();
+    for (var off = WG / 2u; off > 0u; off = off >> 1u) {
+        if (lid < off) {
+            let ka = s_kmin[lid];
+            let kb = s_kmin[lid + off];
+            if (key_lt(kb, ka) || (key_eq(kb, ka) && s_imin[lid + off] < s_imin[lid])) {
+                s_kmin[lid] = kb;
+                s_imin[lid] = s_imin[lid + off];
+            }
+            let xa = s_kmax[lid];
+            let xb = s_kmax[lid + off];
+            if (key_lt(xa, xb) || (key_eq(xb, xa) && s_imax[lid + off] < s_imax[lid])) {
+                s_kmax[lid] = xb;
+                s_imax[lid] = s_imax[lid + off];
+            }
+            s_flag[lid] = s_flag[lid] | s_flag[lid + off];
+        }
+        workgroupBarrier();
+    }
+    let any_special = s_flag[0];
+    let kmin = s_kmin[0];
+    let kmax = s_kmax[0];
+    let mn = data_f[s_imin[0]];
+    let mx = data_f[s_imax[0]];
+    workgroupBarrier();
+
+    var typ = BT_RAW;
+    var width = 0u;
+    var r = FT(0.0);
+    if (any_special == 0u) {
+        if (P.exact == 1u) {
+            if (key_eq(kmin, kmax)) {
+                typ = BT_CONST;
+                r = mn;
+            }
+        } else {
+            let d = subr(mx, mn);
+            let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
+            let mid = addr(mn, half);
+            let qmaxf = quant(mx, mn);
+            var qok = qmaxf < P.two_maxw;
+            var qmax = 0u;
+            if (qok) {
+                qmax = u32(qmaxf);
+            }
+            var cok = true;
+            for (var i = start + lid; i < end; i += WG) {
+                let x = data_f[i];
+                cok = cok && within(x, mid);
+                if (qok) {
+                    let q = u32(quant(x, mn));
+                    qok = within(x, dequant(q, mn));
+                }
+            }
+            s_flag[lid] = select(0u, 1u, cok) | select(0u, 2u, qok);
+            workgroupBarrier();
+            for (var off = WG / 2u; off > 0u; off = off >> 1u) {
+                if (lid < off) {
+                    s_flag[lid] = s_flag[lid] & s_flag[lid + off];
+                }
+                workgroupBarrier();
+            }
+            let flags = s_flag[0];
+            let w = 32u - countLeadingZeros(qmax);
+            if ((flags & 1u) != 0u) {
+                typ = BT_CONST;
+                r = mid;
+            } else if ((flags & 2u) != 0u && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+                typ = BT_QUANT;
+                width = w;
+                r = mn;
+            }
+        }
+    }
+    if (lid == 0u) {
+        let inf = typ | (width << 8u);
+        info[b] = inf;
+        refs[b] = r;
+        cost[b] = block_cost(inf, len);
+    }
+}

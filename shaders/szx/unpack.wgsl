@@ -1,0 +1,97 @@
+// szx_unpack: decode side, one workgroup per block. Reads the block's payload at its
+// scanned offset and writes the reconstructed values (constant: the reference;
+// quantized: reference + code * step; raw: the stored bits).
+#include "common/grid.wgsl"
+#include "common/szx_types.wgsl"
+
+#ifdef F64
+alias OT = f64;
+fn out_value(v: FT) -> OT {
+    return v;
+}
+#else
+alias OT = u32;
+fn out_value(v: FT) -> OT {
+    return bitcast<u32>(v);
+}
+#endif
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> block_meta: array<u32>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> payload_u: array<u32>;
+@group(0) @binding(4) var<storage, read> payload_f: array<FT>;
+@group(0) @binding(5) var<storage, read_write> out: array<OT>;
+
+#include "common/szx_math.wgsl"
+
+const WG: u32 = 128u;
+
+fn ref_at(o: u32) -> FT {
+#ifdef F64
+    return payload_f[o / 2u];
+#else
+    return bitcast<f32>(payload_u[o]);
+#endif
+}
+
+fn raw_at(o: u32) -> OT {
+#ifdef F64
+    return payload_f[o / 2u];
+#else
+    return payload_u[o];
+#endif
+}
+
+@compute @workgroup_size(WG)
+fn szx_unpack(@builtin(local_invocation_index) lid: u32,
+              @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b = wg_linear(wid, nwg);
+    if (b >= P.nblocks) {
+        return;
+    }
+    let start = b * P.block_size;
+    let len = block_len(b);
+    let inf = (block_meta[b >> 1u] >> ((b & 1u) * 16u)) & 0xffffu;
+    let typ = inf & 0xffu;
+    let w = (inf >> 8u) & 0xffu;
+    let off = P.word_base + offsets[b];
+    if (typ == BT_RAW) {
+        for (var i = lid; i < len; i += WG) {
+            out[start + i] = raw_at(off + i * WT);
+        }
+        return;
+    }
+    let r = ref_at(off);
+    if (typ == BT_CONST) {
+#ifdef F64
+        let v = r;
+#else
+        let v = payload_u[off];
+#endif
+        for (var i = lid; i < len; i += WG) {
+            out[start + i] = v;
+        }
+        return;
+    }
+    let base = off + WT;
+    var mask = 0xffffffffu;
+    if (w < 32u) {
+        mask = (1u << w) - 1u;
+    }
+    for (var i = lid; i < len; i += WG) {
+        var code = 0u;
+        if (w > 0u) {
+            let pos = i * w;
+            let wi = base + pos / 32u;
+            let sh = pos % 32u;
+            code = payload_u[wi] >> sh;
+            if (sh + w > 32u) {
+                code = code | (payload_u[wi + 1u] << (32u - sh));
+            }
+            code = code & mask;
+        }
+        out[start + i] = out_value(dequant(code, r));
+    }
+}

@@ -1,0 +1,277 @@
+//! The cpu backend: buffers are host vectors and every kernel runs as its pure-Rust
+//! twin (same name, same binding order as the WGSL), multi-threaded with rayon. It is
+//! the reference for the GPU tests and the backend when no GPU is present.
+
+pub mod scan;
+pub mod szx;
+
+use super::{validate_recording, Backend, BackendInfo, BackendKind, Submission};
+use crate::error::{Error, Result};
+use crate::kernels::{self, BindKind, Kernel, Variant};
+use crate::recording::{BufId, BufSlice, Command, Recording};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Read-only and read-write windows of one dispatch, in binding order.
+pub struct Bindings<'a> {
+    pub ro: Vec<&'a [u8]>,
+    pub rw: Vec<&'a mut [u8]>,
+}
+
+/// Signature of every CPU twin: params bytes, bindings, workgroup count.
+pub type Twin = fn(params: &[u8], b: &mut Bindings, groups: u32) -> Result<()>;
+
+/// The twin of each kernel.
+pub fn twin(kernel: Kernel, f64: bool) -> Twin {
+    match (kernel, f64) {
+        (Kernel::ScanReduce, _) => scan::scan_reduce,
+        (Kernel::ScanDownsweep, _) => scan::scan_downsweep,
+        (Kernel::SzxRangePartial, false) => szx::szx_range_partial::<f32>,
+        (Kernel::SzxRangePartial, true) => szx::szx_range_partial::<f64>,
+        (Kernel::SzxRangeFinal, false) => szx::szx_range_final::<f32>,
+        (Kernel::SzxRangeFinal, true) => szx::szx_range_final::<f64>,
+        (Kernel::SzxClassify, false) => szx::szx_classify::<f32>,
+        (Kernel::SzxClassify, true) => szx::szx_classify::<f64>,
+        (Kernel::SzxPack, false) => szx::szx_pack::<f32>,
+        (Kernel::SzxPack, true) => szx::szx_pack::<f64>,
+        (Kernel::SzxMetaCost, false) => szx::szx_meta_cost::<f32>,
+        (Kernel::SzxMetaCost, true) => szx::szx_meta_cost::<f64>,
+        (Kernel::SzxUnpack, false) => szx::szx_unpack::<f32>,
+        (Kernel::SzxUnpack, true) => szx::szx_unpack::<f64>,
+    }
+}
+
+#[derive(Default)]
+struct Slab {
+    bufs: Vec<Option<Vec<u64>>>,
+    free_ids: Vec<u32>,
+    /// released buffers kept for reuse
+    pool: Vec<Vec<u64>>,
+}
+
+/// The pure-Rust backend.
+pub struct CpuBackend {
+    info: BackendInfo,
+    slab: Mutex<Slab>,
+}
+
+impl Default for CpuBackend {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CpuBackend {
+    pub fn new() -> Self {
+        let threads = rayon::current_num_threads();
+        CpuBackend {
+            info: BackendInfo {
+                kind: BackendKind::Cpu,
+                adapter: format!("cpu ({threads} threads)"),
+                api: "cpu".into(),
+                driver: format!("fzwgpu {}", env!("CARGO_PKG_VERSION")),
+                shader_f64: true,
+                subgroups: false,
+                timestamps: false,
+                max_binding_bytes: 1 << 40,
+                max_buffer_bytes: 1 << 40,
+                max_workgroups_per_dim: u32::MAX,
+                storage_align: 4,
+            },
+            slab: Mutex::new(Slab::default()),
+        }
+    }
+
+    /// A backend whose limits mimic a small device (for chunking tests).
+    pub fn with_limits(max_binding_bytes: u64, storage_align: u64) -> Self {
+        let mut b = Self::new();
+        b.info.max_binding_bytes = max_binding_bytes;
+        b.info.storage_align = storage_align;
+        b
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Slab>> {
+        self.slab.lock().map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
+    }
+
+    fn run_dispatch(slab: &mut Slab, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u32) -> Result<()> {
+        let refl = kernels::reflect(kernel, Variant { f64, subgroup: false })?;
+        let kinds: Vec<BindKind> = refl.bindings.iter().copied().filter(|k| *k != BindKind::Uniform).collect();
+        // Take the written buffers out of the slab so the read-only ones can be borrowed.
+        let mut taken: Vec<(u32, Vec<u64>)> = Vec::new();
+        for (s, k) in bindings.iter().zip(&kinds) {
+            if *k == BindKind::ReadWrite && !taken.iter().any(|(id, _)| *id == s.buf.0) {
+                let v = slab
+                    .bufs
+                    .get_mut(s.buf.0 as usize)
+                    .and_then(Option::take)
+                    .ok_or_else(|| Error::Device(format!("{}: buffer {} is not live", kernel.name(), s.buf.0)))?;
+                taken.push((s.buf.0, v));
+            }
+        }
+        let result = {
+            let mut ro = Vec::new();
+            for (s, k) in bindings.iter().zip(&kinds) {
+                if *k == BindKind::ReadOnly {
+                    let v = slab
+                        .bufs
+                        .get(s.buf.0 as usize)
+                        .and_then(Option::as_ref)
+                        .ok_or_else(|| Error::Device(format!("{}: buffer {} is bound both read-only and read-write", kernel.name(), s.buf.0)))?;
+                    let bytes: &[u8] = bytemuck::cast_slice(v);
+                    ro.push(&bytes[s.offset as usize..(s.offset + s.size) as usize]);
+                }
+            }
+            let mut rw = Vec::new();
+            let mut rw_slices: Vec<(usize, BufSlice)> = Vec::new();
+            for (s, k) in bindings.iter().zip(&kinds) {
+                if *k == BindKind::ReadWrite {
+                    let idx = taken.iter().position(|(id, _)| *id == s.buf.0).unwrap_or(0);
+                    if rw_slices.iter().any(|(i, _)| *i == idx) {
+                        return Err(Error::Device(format!("{}: one buffer bound read-write twice", kernel.name())));
+                    }
+                    rw_slices.push((idx, *s));
+                }
+            }
+            // Hand out disjoint &mut windows of the taken buffers.
+            let mut taken_refs: Vec<Option<&mut Vec<u64>>> = taken.iter_mut().map(|(_, v)| Some(v)).collect();
+            for (idx, s) in &rw_slices {
+                let v = taken_refs[*idx].take().ok_or_else(|| Error::Device("binding aliasing".into()))?;
+                let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+                rw.push(&mut bytes[s.offset as usize..(s.offset + s.size) as usize]);
+            }
+            let mut b = Bindings { ro, rw };
+            twin(kernel, f64)(params, &mut b, groups)
+        };
+        for (id, v) in taken {
+            slab.bufs[id as usize] = Some(v);
+        }
+        result
+    }
+}
+
+fn words_for(bytes: u64) -> usize {
+    (bytes.max(16).div_ceil(8)) as usize
+}
+
+impl Backend for CpuBackend {
+    fn info(&self) -> &BackendInfo {
+        &self.info
+    }
+
+    fn create_buffer(&self, bytes: u64) -> Result<BufId> {
+        let words = words_for(bytes);
+        let mut slab = self.lock()?;
+        let v = match slab.pool.iter().position(|p| p.len() == words) {
+            Some(i) => slab.pool.swap_remove(i),
+            None => {
+                let mut v = Vec::new();
+                v.try_reserve_exact(words).map_err(|_| Error::OutOfMemory(format!("host allocation of {bytes} bytes failed")))?;
+                v.resize(words, 0u64);
+                v
+            }
+        };
+        let id = match slab.free_ids.pop() {
+            Some(id) => {
+                slab.bufs[id as usize] = Some(v);
+                id
+            }
+            None => {
+                slab.bufs.push(Some(v));
+                (slab.bufs.len() - 1) as u32
+            }
+        };
+        Ok(BufId(id))
+    }
+
+    fn release_buffer(&self, id: BufId) {
+        if let Ok(mut slab) = self.lock() {
+            if let Some(v) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
+                slab.free_ids.push(id.0);
+                if slab.pool.len() < 64 {
+                    slab.pool.push(v);
+                }
+            }
+        }
+    }
+
+    fn buffer_size(&self, id: BufId) -> Result<u64> {
+        let slab = self.lock()?;
+        slab.bufs
+            .get(id.0 as usize)
+            .and_then(Option::as_ref)
+            .map(|v| v.len() as u64 * 8)
+            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+    }
+
+    fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
+        let mut slab = self.lock()?;
+        let v = slab.bufs.get_mut(id.0 as usize).and_then(Option::as_mut).ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))?;
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+        let end = offset.checked_add(data.len() as u64).filter(|e| *e <= bytes.len() as u64).ok_or_else(|| Error::Device("write outside buffer".into()))?;
+        bytes[offset as usize..end as usize].copy_from_slice(data);
+        Ok(())
+    }
+
+    fn submit(&self, rec: &Recording) -> Result<Submission> {
+        validate_recording(self, rec)?;
+        let t0 = Instant::now();
+        let mut slab = self.lock()?;
+        for cmd in &rec.commands {
+            match cmd {
+                Command::Dispatch { kernel, f64, params, bindings, groups } => {
+                    Self::run_dispatch(&mut slab, *kernel, *f64, params, bindings, *groups)?;
+                }
+                Command::Clear { dst } => {
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
+                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].fill(0);
+                }
+                Command::Copy { src, dst } => {
+                    let data = {
+                        let v = slab.bufs[src.buf.0 as usize].as_ref().ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
+                        let bytes: &[u8] = bytemuck::cast_slice(v);
+                        bytes[src.offset as usize..(src.offset + src.size) as usize].to_vec()
+                    };
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
+                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].copy_from_slice(&data);
+                }
+            }
+        }
+        let kernel_seconds = Some(t0.elapsed().as_secs_f64());
+        drop(slab);
+        let readbacks = self.read_buffers(&rec.readbacks)?;
+        Ok(Submission { readbacks, kernel_seconds })
+    }
+
+    fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
+        let slab = self.lock()?;
+        slices
+            .iter()
+            .map(|s| {
+                let v = slab.bufs.get(s.buf.0 as usize).and_then(Option::as_ref).ok_or_else(|| Error::Device("readback of dead buffer".into()))?;
+                let bytes: &[u8] = bytemuck::cast_slice(v);
+                let end = s.offset.checked_add(s.size).filter(|e| *e <= bytes.len() as u64).ok_or_else(|| Error::Device("readback outside buffer".into()))?;
+                Ok(bytes[s.offset as usize..end as usize].to_vec())
+            })
+            .collect()
+    }
+
+    fn trim_pool(&self) {
+        if let Ok(mut slab) = self.lock() {
+            slab.pool.clear();
+        }
+    }
+}
+
+/// Typed view helpers for twins.
+pub(crate) fn view<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
+    bytemuck::try_cast_slice(b).map_err(|e| Error::Device(format!("{what}: {e:?}")))
+}
+pub(crate) fn view_mut<'a, T: bytemuck::Pod>(b: &'a mut [u8], what: &str) -> Result<&'a mut [T]> {
+    bytemuck::try_cast_slice_mut(b).map_err(|e| Error::Device(format!("{what}: {e:?}")))
+}
+pub(crate) fn params<P: bytemuck::Pod>(b: &[u8]) -> Result<P> {
+    bytemuck::try_pod_read_unaligned(b).map_err(|e| Error::Device(format!("params: {e:?}")))
+}

@@ -1,0 +1,634 @@
+//! Twins of shaders/szx/*.wgsl and of the value path in shaders/common/szx_math.wgsl.
+//! Every function here performs the same IEEE operations in the same order as its WGSL
+//! counterpart; `tests/kernels.rs` checks the GPU against these bit for bit.
+
+use super::{params, view, view_mut, Bindings};
+use crate::error::{Error, Result};
+use crate::kernels::params::{RangeParams, SzxParams32, SzxParams64};
+use rayon::prelude::*;
+
+/// Block types of the meta region.
+pub const BT_CONST: u32 = 0;
+pub const BT_QUANT: u32 = 1;
+pub const BT_RAW: u32 = 2;
+
+/// Workgroup size of szx_range_partial times its ITEMS (elements per partial).
+pub const RANGE_PER_GROUP: usize = 256 * 16;
+
+/// The float types SZx handles, with the constants of shaders/common/szx_types.wgsl.
+pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::Debug + 'static {
+    /// u32 words per value.
+    const WT: u32;
+    /// Widest code in bits.
+    const MAXW: u32;
+    const MIN_NORMAL: Self;
+    const ZERO: Self;
+    const HALF: Self;
+    /// Bounds below this use exact mode; half-ranges below it are treated as zero.
+    const TINY: Self;
+    /// Largest bound used (larger requests are clamped: the guarantee still holds).
+    const BIG: Self;
+    type Params: bytemuck::Pod + Send + Sync;
+    type Key: Copy + Ord + Send + Sync + std::fmt::Debug;
+    const KEY_MIN: Self::Key;
+    const KEY_MAX: Self::Key;
+    fn abs(self) -> Self;
+    fn floor(self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn from_u32(q: u32) -> Self;
+    fn to_u32(self) -> u32;
+    fn to_f64(self) -> f64;
+    /// Largest value <= v (v finite, >= 0).
+    fn round_down_from_f64(v: f64) -> Self;
+    /// Nearest value to v.
+    fn from_f64(v: f64) -> Self;
+    fn words(self) -> [u32; 2];
+    /// (lo, hi) words of element i of a u32 view.
+    fn key_class(words: &[u32], i: usize) -> (Self::Key, u32);
+    fn key_words(k: Self::Key) -> [u32; 2];
+    fn key_from_words(w: &[u32]) -> Self::Key;
+    fn key_to_f64(k: Self::Key) -> f64;
+    fn params(p: &[u8]) -> Result<SzxP<Self>>;
+    fn pow2(e: i32) -> Self;
+}
+
+/// The SZx params in typed form.
+#[derive(Debug, Clone, Copy)]
+pub struct SzxP<F> {
+    pub n: u32,
+    pub block_size: u32,
+    pub nblocks: u32,
+    pub exact: u32,
+    pub chunk: u32,
+    pub word_base: u32,
+    pub eb: F,
+    pub inv: F,
+    pub step: F,
+    pub one: F,
+    pub tiny: F,
+    pub two_maxw: F,
+}
+
+fn class_bits32(lo: u32) -> u32 {
+    let e = (lo >> 23) & 0xff;
+    if e == 0xff {
+        2
+    } else if e == 0 && (lo & 0x7f_ffff) != 0 {
+        1
+    } else {
+        0
+    }
+}
+fn class_bits64(lo: u32, hi: u32) -> u32 {
+    let e = (hi >> 20) & 0x7ff;
+    if e == 0x7ff {
+        2
+    } else if e == 0 && ((hi & 0xf_ffff) | lo) != 0 {
+        1
+    } else {
+        0
+    }
+}
+/// Total-order key of f32 bits (as shaders/common/ordered.wgsl).
+pub fn key32(lo: u32) -> u32 {
+    if lo & 0x8000_0000 != 0 {
+        !lo
+    } else {
+        lo ^ 0x8000_0000
+    }
+}
+pub fn unkey32(k: u32) -> u32 {
+    if k & 0x8000_0000 != 0 {
+        k ^ 0x8000_0000
+    } else {
+        !k
+    }
+}
+/// Total-order key of f64 bits as (hi, lo) so tuple order is key order.
+pub fn key64(lo: u32, hi: u32) -> (u32, u32) {
+    if hi & 0x8000_0000 != 0 {
+        (!hi, !lo)
+    } else {
+        (hi ^ 0x8000_0000, lo)
+    }
+}
+pub fn unkey64(k: (u32, u32)) -> u64 {
+    let (h, l) = k;
+    let bits = ((h as u64) << 32) | l as u64;
+    if h & 0x8000_0000 != 0 {
+        bits ^ (1u64 << 63)
+    } else {
+        !bits
+    }
+}
+
+impl SzxFloat for f32 {
+    const WT: u32 = 1;
+    const MAXW: u32 = 24;
+    const MIN_NORMAL: f32 = f32::MIN_POSITIVE;
+    const ZERO: f32 = 0.0;
+    const HALF: f32 = 0.5;
+    const TINY: f32 = f32::from_bits((127 - 100) << 23); // 2^-100
+    const BIG: f32 = f32::from_bits((127 + 124) << 23); // 2^124
+    type Params = SzxParams32;
+    type Key = u32;
+    const KEY_MIN: u32 = 0;
+    const KEY_MAX: u32 = u32::MAX;
+    fn abs(self) -> f32 {
+        f32::abs(self)
+    }
+    fn floor(self) -> f32 {
+        f32::floor(self)
+    }
+    fn add(self, o: f32) -> f32 {
+        self + o
+    }
+    fn sub(self, o: f32) -> f32 {
+        self - o
+    }
+    fn mul(self, o: f32) -> f32 {
+        self * o
+    }
+    fn from_u32(q: u32) -> f32 {
+        q as f32
+    }
+    fn to_u32(self) -> u32 {
+        self as u32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn round_down_from_f64(v: f64) -> f32 {
+        let f = v as f32;
+        if (f as f64) > v {
+            f32::from_bits(f.to_bits() - 1)
+        } else {
+            f
+        }
+    }
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    fn words(self) -> [u32; 2] {
+        [self.to_bits(), 0]
+    }
+    fn key_class(w: &[u32], i: usize) -> (u32, u32) {
+        let lo = w[i];
+        (key32(lo), class_bits32(lo))
+    }
+    fn key_words(k: u32) -> [u32; 2] {
+        [k, 0]
+    }
+    fn key_from_words(w: &[u32]) -> u32 {
+        w[0]
+    }
+    fn key_to_f64(k: u32) -> f64 {
+        f32::from_bits(unkey32(k)) as f64
+    }
+    fn params(p: &[u8]) -> Result<SzxP<f32>> {
+        let q: SzxParams32 = params(p)?;
+        Ok(SzxP {
+            n: q.n,
+            block_size: q.block_size,
+            nblocks: q.nblocks,
+            exact: q.exact,
+            chunk: q.chunk,
+            word_base: q.word_base,
+            eb: q.eb,
+            inv: q.inv,
+            step: q.step,
+            one: q.one,
+            tiny: q.tiny,
+            two_maxw: q.two_maxw,
+        })
+    }
+    fn pow2(e: i32) -> f32 {
+        2f32.powi(e)
+    }
+}
+
+impl SzxFloat for f64 {
+    const WT: u32 = 2;
+    const MAXW: u32 = 32;
+    const MIN_NORMAL: f64 = f64::MIN_POSITIVE;
+    const ZERO: f64 = 0.0;
+    const HALF: f64 = 0.5;
+    const TINY: f64 = f64::from_bits((1023 - 1000) << 52); // 2^-1000
+    const BIG: f64 = f64::from_bits((1023 + 1020) << 52); // 2^1020
+    type Params = SzxParams64;
+    type Key = (u32, u32);
+    const KEY_MIN: (u32, u32) = (0, 0);
+    const KEY_MAX: (u32, u32) = (u32::MAX, u32::MAX);
+    fn abs(self) -> f64 {
+        f64::abs(self)
+    }
+    fn floor(self) -> f64 {
+        f64::floor(self)
+    }
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    fn sub(self, o: f64) -> f64 {
+        self - o
+    }
+    fn mul(self, o: f64) -> f64 {
+        self * o
+    }
+    fn from_u32(q: u32) -> f64 {
+        q as f64
+    }
+    fn to_u32(self) -> u32 {
+        self as u32
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn round_down_from_f64(v: f64) -> f64 {
+        v
+    }
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn words(self) -> [u32; 2] {
+        let b = self.to_bits();
+        [b as u32, (b >> 32) as u32]
+    }
+    fn key_class(w: &[u32], i: usize) -> ((u32, u32), u32) {
+        let (lo, hi) = (w[2 * i], w[2 * i + 1]);
+        (key64(lo, hi), class_bits64(lo, hi))
+    }
+    fn key_words(k: (u32, u32)) -> [u32; 2] {
+        // WGSL stores vec2(lo, hi) of the key
+        [k.1, k.0]
+    }
+    fn key_from_words(w: &[u32]) -> (u32, u32) {
+        (w[1], w[0])
+    }
+    fn key_to_f64(k: (u32, u32)) -> f64 {
+        f64::from_bits(unkey64(k))
+    }
+    fn params(p: &[u8]) -> Result<SzxP<f64>> {
+        let q: SzxParams64 = params(p)?;
+        Ok(SzxP {
+            n: q.n,
+            block_size: q.block_size,
+            nblocks: q.nblocks,
+            exact: q.exact,
+            chunk: q.chunk,
+            word_base: q.word_base,
+            eb: q.eb,
+            inv: q.inv,
+            step: q.step,
+            one: q.one,
+            tiny: q.tiny,
+            two_maxw: q.two_maxw,
+        })
+    }
+    fn pow2(e: i32) -> f64 {
+        2f64.powi(e)
+    }
+}
+
+// ---- the value path (shaders/common/szx_math.wgsl) ----
+
+#[inline]
+pub fn ftz<F: SzxFloat>(v: F) -> F {
+    if v.abs() < F::MIN_NORMAL {
+        F::ZERO
+    } else {
+        v
+    }
+}
+#[inline]
+pub fn subr<F: SzxFloat>(a: F, b: F) -> F {
+    ftz(a.sub(b))
+}
+#[inline]
+pub fn addr<F: SzxFloat>(a: F, b: F) -> F {
+    ftz(a.add(b))
+}
+#[inline]
+pub fn mulr<F: SzxFloat>(a: F, b: F, one: F) -> F {
+    ftz(a.mul(b).mul(one))
+}
+#[inline]
+pub fn quant<F: SzxFloat>(x: F, r: F, p: &SzxP<F>) -> F {
+    addr(mulr(subr(x, r), p.inv, p.one), F::HALF).floor()
+}
+#[inline]
+pub fn dequant<F: SzxFloat>(q: u32, r: F, p: &SzxP<F>) -> F {
+    addr(mulr(F::from_u32(q), p.step, p.one), r)
+}
+#[inline]
+pub fn within<F: SzxFloat>(x: F, y: F, eb: F) -> bool {
+    let a = subr(x, y).abs();
+    if a < eb {
+        return true;
+    }
+    a == eb && x.abs() >= eb && y.abs() >= eb && ((x < F::ZERO) == (y < F::ZERO))
+}
+
+/// Payload words of a block (shaders/common/szx_types.wgsl `block_cost`).
+#[inline]
+pub fn block_cost<F: SzxFloat>(info: u32, len: u32) -> u32 {
+    let t = info & 0xff;
+    let w = (info >> 8) & 0xff;
+    match t {
+        BT_CONST => F::WT,
+        BT_QUANT => {
+            let words = (len * w).div_ceil(32);
+            F::WT + words.div_ceil(F::WT) * F::WT
+        }
+        _ => len * F::WT,
+    }
+}
+
+fn block_len<F>(p: &SzxP<F>, b: u32) -> u32 {
+    let start = b * p.block_size;
+    p.block_size.min(p.n - start)
+}
+
+/// A view of `b` as `T`, truncated to whole elements.
+fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
+    let sz = std::mem::size_of::<T>();
+    view(&b[..b.len() / sz * sz], what)
+}
+
+fn need(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Device(format!("cpu twin: {what}")))
+    }
+}
+
+/// The classification of one block: (info, ref, cost).
+pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b: u32) -> (u32, F, u32) {
+    let start = (b * p.block_size) as usize;
+    let len = block_len(p, b);
+    let end = start + len as usize;
+    let mut kmn = F::KEY_MAX;
+    let mut kmx = F::KEY_MIN;
+    let (mut imn, mut imx) = (start, start);
+    let mut special = false;
+    for i in start..end {
+        let (k, c) = F::key_class(data_u, i);
+        special |= c != 0;
+        if k < kmn {
+            kmn = k;
+            imn = i;
+        }
+        if k > kmx {
+            kmx = k;
+            imx = i;
+        }
+    }
+    let mut typ = BT_RAW;
+    let mut width = 0;
+    let mut r = F::ZERO;
+    if !special {
+        let (mn, mx) = (data_f[imn], data_f[imx]);
+        if p.exact == 1 {
+            if kmn == kmx {
+                typ = BT_CONST;
+                r = mn;
+            }
+        } else {
+            let d = subr(mx, mn);
+            let half = if d < p.tiny { F::ZERO } else { mulr(d, F::HALF, p.one) };
+            let mid = addr(mn, half);
+            let qmaxf = quant(mx, mn, p);
+            let mut qok = qmaxf < p.two_maxw;
+            let qmax = if qok { qmaxf.to_u32() } else { 0 };
+            let mut cok = true;
+            for &x in &data_f[start..end] {
+                cok = cok && within(x, mid, p.eb);
+                if qok {
+                    let q = quant(x, mn, p).to_u32();
+                    qok = within(x, dequant(q, mn, p), p.eb);
+                }
+            }
+            let w = 32 - qmax.leading_zeros();
+            if cok {
+                typ = BT_CONST;
+                r = mid;
+            } else if qok && block_cost::<F>(BT_QUANT | (w << 8), len) < len * F::WT {
+                typ = BT_QUANT;
+                width = w;
+                r = mn;
+            }
+        }
+    }
+    let inf = typ | (width << 8);
+    (inf, r, block_cost::<F>(inf, len))
+}
+
+/// Twin of `szx_classify`.
+pub fn szx_classify<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::params(p)?;
+    let data_u: &[u32] = view(b.ro[0], "szx_classify.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[1], "szx_classify.data_f")?;
+    let nb = p.nblocks.min(groups) as usize;
+    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "classify sizes")?;
+    let res: Vec<(u32, F, u32)> = (0..nb as u32).into_par_iter().map(|blk| classify_block(&p, data_u, data_f, blk)).collect();
+    let [info, refs, cost] = &mut b.rw[..] else { return Err(Error::Device("szx_classify: bindings".into())) };
+    let info: &mut [u32] = view_mut(info, "info")?;
+    let refs: &mut [F] = view_mut(&mut refs[..], "refs")?;
+    let cost: &mut [u32] = view_mut(cost, "cost")?;
+    need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb, "classify outputs")?;
+    for (i, (a, r, c)) in res.into_iter().enumerate() {
+        info[i] = a;
+        refs[i] = r;
+        cost[i] = c;
+    }
+    Ok(())
+}
+
+/// Payload words of one block (the pack kernel's work for block `b`).
+fn pack_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, refw: &[u32], r: F, b: u32, out: &mut [u32]) {
+    let start = (b * p.block_size) as usize;
+    let len = block_len(p, b) as usize;
+    let typ = inf & 0xff;
+    let w = (inf >> 8) & 0xff;
+    let wt = F::WT as usize;
+    if typ == BT_RAW {
+        out.copy_from_slice(&data_u[start * wt..(start + len) * wt]);
+        return;
+    }
+    out[..wt].copy_from_slice(&refw[..wt]);
+    if typ == BT_CONST {
+        return;
+    }
+    let words = &mut out[wt..];
+    words.fill(0);
+    if w == 0 {
+        return;
+    }
+    for i in 0..len {
+        let c = quant(data_f[start + i], r, p).to_u32() as u64;
+        let pos = i * w as usize;
+        let (wi, sh) = (pos / 32, pos % 32);
+        let v = c << sh;
+        words[wi] |= v as u32;
+        if sh + w as usize > 32 {
+            words[wi + 1] |= (v >> 32) as u32;
+        }
+    }
+}
+
+/// Twin of `szx_pack`.
+pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::params(p)?;
+    let data_u: &[u32] = view(b.ro[0], "szx_pack.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[1], "szx_pack.data_f")?;
+    let info: &[u32] = view(b.ro[2], "szx_pack.info")?;
+    let refs_u: &[u32] = view(b.ro[3], "szx_pack.refs_u")?;
+    let refs_f: &[F] = view_trunc(b.ro[4], "szx_pack.refs_f")?;
+    let offsets: &[u32] = view(b.ro[5], "szx_pack.offsets")?;
+    let nb = p.nblocks.min(groups) as usize;
+    need(info.len() >= nb && offsets.len() >= nb && refs_f.len() >= nb, "pack inputs")?;
+    let [meta, payload, totals] = &mut b.rw[..] else { return Err(Error::Device("szx_pack: bindings".into())) };
+    let meta: &mut [u32] = view_mut(meta, "meta")?;
+    let payload: &mut [u32] = view_mut(payload, "payload")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    for blk in (0..nb).step_by(2) {
+        let mut m = info[blk] & 0xffff;
+        if blk + 1 < p.nblocks as usize {
+            m |= (info[blk + 1] & 0xffff) << 16;
+        }
+        *meta.get_mut(blk / 2).ok_or_else(|| Error::Device("meta window too small".into()))? = m;
+    }
+    if nb == p.nblocks as usize && nb > 0 {
+        let last = nb - 1;
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? =
+            offsets[last] + block_cost::<F>(info[last], block_len(&p, last as u32));
+    }
+    // carve the payload into each block's disjoint window, then fill them in parallel
+    let mut jobs: Vec<(usize, &mut [u32])> = Vec::with_capacity(nb);
+    let mut rest: &mut [u32] = payload;
+    let mut consumed = 0usize;
+    for blk in 0..nb {
+        let off = offsets[blk] as usize;
+        let c = block_cost::<F>(info[blk], block_len(&p, blk as u32)) as usize;
+        need(off >= consumed && off + c <= consumed + rest.len(), "pack offsets not monotone or out of range")?;
+        let tail = std::mem::take(&mut rest);
+        let (_, tail) = tail.split_at_mut(off - consumed);
+        let (mine, tail) = tail.split_at_mut(c);
+        rest = tail;
+        consumed = off + c;
+        jobs.push((blk, mine));
+    }
+    let wt = F::WT as usize;
+    jobs.into_par_iter().for_each(|(blk, out)| {
+        pack_block(&p, data_u, data_f, info[blk], &refs_u[blk * wt..blk * wt + wt], refs_f[blk], blk as u32, out);
+    });
+    Ok(())
+}
+
+/// Twin of `szx_meta_cost`.
+pub fn szx_meta_cost<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::params(p)?;
+    let meta: &[u32] = view(b.ro[0], "szx_meta_cost.meta")?;
+    let cost: &mut [u32] = view_mut(b.rw[0], "szx_meta_cost.cost")?;
+    let nb = (p.nblocks as usize).min(groups as usize * 256);
+    need(meta.len() * 2 >= nb && cost.len() >= nb, "meta_cost sizes")?;
+    for (blk, c) in cost.iter_mut().enumerate().take(nb) {
+        let inf = (meta[blk / 2] >> ((blk & 1) * 16)) & 0xffff;
+        *c = block_cost::<F>(inf, block_len(&p, blk as u32));
+    }
+    Ok(())
+}
+
+/// Twin of `szx_unpack`.
+pub fn szx_unpack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::params(p)?;
+    let meta: &[u32] = view(b.ro[0], "szx_unpack.meta")?;
+    let offsets: &[u32] = view(b.ro[1], "szx_unpack.offsets")?;
+    let pay: &[u32] = view(b.ro[2], "szx_unpack.payload_u")?;
+    let out: &mut [u32] = view_mut(b.rw[0], "szx_unpack.out")?;
+    let nb = p.nblocks.min(groups) as usize;
+    let wt = F::WT as usize;
+    let bs = p.block_size as usize;
+    need(meta.len() * 2 >= nb && offsets.len() >= nb && out.len() >= p.n as usize * wt, "unpack sizes")?;
+    let out = &mut out[..p.n as usize * wt];
+    out.par_chunks_mut(bs * wt).enumerate().take(nb).try_for_each(|(blk, o)| -> Result<()> {
+        let len = block_len(&p, blk as u32) as usize;
+        let inf = (meta[blk / 2] >> ((blk & 1) * 16)) & 0xffff;
+        let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
+        let off = (p.word_base + offsets[blk]) as usize;
+        let cost = block_cost::<F>(inf, len as u32) as usize;
+        need(off + cost <= pay.len(), "payload window too small")?;
+        match typ {
+            BT_RAW => o[..len * wt].copy_from_slice(&pay[off..off + len * wt]),
+            BT_CONST => {
+                for v in o.chunks_exact_mut(wt).take(len) {
+                    v.copy_from_slice(&pay[off..off + wt]);
+                }
+            }
+            _ => {
+                let r: F = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&pay[off..off + wt]));
+                let base = off + wt;
+                let mask = if w < 32 { (1u64 << w) - 1 } else { u32::MAX as u64 };
+                for (i, v) in o.chunks_exact_mut(wt).take(len).enumerate() {
+                    let mut code = 0u32;
+                    if w > 0 {
+                        let pos = i * w as usize;
+                        let (wi, sh) = (base + pos / 32, pos % 32);
+                        let mut c = (pay[wi] as u64) >> sh;
+                        if sh + w as usize > 32 {
+                            c |= (pay[wi + 1] as u64) << (32 - sh);
+                        }
+                        code = (c & mask) as u32;
+                    }
+                    let x = dequant(code, r, &p);
+                    v.copy_from_slice(&x.words()[..wt]);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Twin of `szx_range_partial`.
+pub fn szx_range_partial<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p: RangeParams = params(p)?;
+    let data_u: &[u32] = view(b.ro[0], "szx_range_partial.data_u")?;
+    let parts: &mut [u32] = view_mut(b.rw[0], "szx_range_partial.parts")?;
+    let n = (p.n as usize).min(data_u.len() / F::WT as usize);
+    let np = p.nparts.min(groups) as usize;
+    let wt = F::WT as usize;
+    need(parts.len() >= np * 2 * wt, "range parts")?;
+    parts.par_chunks_mut(2 * wt).take(np).enumerate().for_each(|(pi, out)| {
+        let (mut mn, mut mx) = (F::KEY_MAX, F::KEY_MIN);
+        for i in (pi * RANGE_PER_GROUP).min(n)..((pi + 1) * RANGE_PER_GROUP).min(n) {
+            let (k, c) = F::key_class(data_u, i);
+            if c != 2 {
+                mn = mn.min(k);
+                mx = mx.max(k);
+            }
+        }
+        out[..wt].copy_from_slice(&F::key_words(mn)[..wt]);
+        out[wt..].copy_from_slice(&F::key_words(mx)[..wt]);
+    });
+    Ok(())
+}
+
+/// Twin of `szx_range_final`.
+pub fn szx_range_final<F: SzxFloat>(p: &[u8], b: &mut Bindings, _groups: u32) -> Result<()> {
+    let p: RangeParams = params(p)?;
+    let parts: &[u32] = view(b.ro[0], "szx_range_final.parts")?;
+    let result: &mut [u32] = view_mut(b.rw[0], "szx_range_final.result")?;
+    let wt = F::WT as usize;
+    need(parts.len() >= p.nparts as usize * 2 * wt && result.len() >= 2 * wt, "range final sizes")?;
+    let (mut mn, mut mx) = (F::KEY_MAX, F::KEY_MIN);
+    for pi in 0..p.nparts as usize {
+        let s = &parts[pi * 2 * wt..];
+        mn = mn.min(F::key_from_words(&s[..wt]));
+        mx = mx.max(F::key_from_words(&s[wt..2 * wt]));
+    }
+    result[..wt].copy_from_slice(&F::key_words(mn)[..wt]);
+    result[wt..2 * wt].copy_from_slice(&F::key_words(mx)[..wt]);
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! The device layer. A [`Backend`] owns buffers, runs a [`Recording`] as one
+//! submission, and reads windows back; it knows nothing about compression.
+//!
+//! Implementations: [`wgpu`] (Vulkan, Metal, DX12, GL) and [`cpu`] (pure-Rust twins of
+//! every kernel, the reference). A CUDA backend implements the same trait: see
+//! ARCHITECTURE.md.
+
+pub mod cpu;
+pub mod wgpu;
+
+use crate::error::{Error, Result};
+use crate::kernels::{self, BindKind, Variant};
+use crate::recording::{BufId, BufSlice, Command, Recording};
+use std::sync::Arc;
+
+/// Which implementation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    Wgpu,
+    Cpu,
+}
+
+impl BackendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Wgpu => "wgpu",
+            BackendKind::Cpu => "cpu",
+        }
+    }
+}
+
+/// What a backend can do, and on what.
+#[derive(Debug, Clone)]
+pub struct BackendInfo {
+    pub kind: BackendKind,
+    /// Adapter name ("NVIDIA H200", "llvmpipe (LLVM 15.0.6, 256 bits)", "cpu (16 threads)").
+    pub adapter: String,
+    /// Graphics API ("Vulkan", "Gl", "Metal", "Dx12", "cpu").
+    pub api: String,
+    pub driver: String,
+    pub shader_f64: bool,
+    pub subgroups: bool,
+    pub timestamps: bool,
+    pub max_binding_bytes: u64,
+    pub max_buffer_bytes: u64,
+    pub max_workgroups_per_dim: u32,
+    /// Alignment of storage-buffer binding offsets.
+    pub storage_align: u64,
+}
+
+/// Result of one submission.
+#[derive(Debug, Default)]
+pub struct Submission {
+    /// The bytes of each requested readback, in order.
+    pub readbacks: Vec<Vec<u8>>,
+    /// Kernel time: GPU timestamps (wgpu) or compute wall time (cpu).
+    pub kernel_seconds: Option<f64>,
+}
+
+/// A compute device.
+pub trait Backend: Send + Sync {
+    fn info(&self) -> &BackendInfo;
+    /// A buffer of at least `bytes` (rounded up to 16), from the pool when possible.
+    /// Contents are undefined.
+    fn create_buffer(&self, bytes: u64) -> Result<BufId>;
+    /// Return a buffer to the pool.
+    fn release_buffer(&self, id: BufId);
+    /// Size of a live buffer.
+    fn buffer_size(&self, id: BufId) -> Result<u64>;
+    fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()>;
+    /// Run every command of `rec` as one submission, wait, then read back.
+    fn submit(&self, rec: &Recording) -> Result<Submission>;
+    /// Read windows of buffers (after all earlier submissions).
+    fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>>;
+    /// Drop pooled buffers that are not in use.
+    fn trim_pool(&self);
+}
+
+/// Which backend to use.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum BackendChoice {
+    /// wgpu if an adapter is found, else cpu.
+    #[default]
+    Auto,
+    /// wgpu; `adapter` picks by name substring (else `WGPU_ADAPTER_NAME`, else the
+    /// high-performance adapter). The API set comes from `WGPU_BACKEND` (default all).
+    Wgpu { adapter: Option<String> },
+    Cpu,
+}
+
+impl std::str::FromStr for BackendChoice {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(BackendChoice::Auto),
+            "wgpu" | "gpu" => Ok(BackendChoice::Wgpu { adapter: None }),
+            "cpu" => Ok(BackendChoice::Cpu),
+            other => Err(Error::config(format!("unknown backend '{other}' (auto, wgpu or cpu)"))),
+        }
+    }
+}
+
+/// Open a backend.
+pub fn open(choice: &BackendChoice) -> Result<Arc<dyn Backend>> {
+    match choice {
+        BackendChoice::Cpu => Ok(Arc::new(cpu::CpuBackend::new())),
+        BackendChoice::Wgpu { adapter } => Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions { adapter: adapter.clone() })?)),
+        BackendChoice::Auto => match wgpu::WgpuBackend::new(&wgpu::WgpuOptions::default()) {
+            Ok(b) => Ok(Arc::new(b)),
+            Err(Error::NoAdapter(_)) => Ok(Arc::new(cpu::CpuBackend::new())),
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Checks shared by every backend before running a recording: bindings match the
+/// kernel's reflected interface, windows are aligned and within their buffers and the
+/// binding limit, params have the reflected size.
+pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()> {
+    let info = b.info();
+    let check_slice = |s: &BufSlice, what: &str| -> Result<()> {
+        let size = b.buffer_size(s.buf)?;
+        let end = s.offset.checked_add(s.size).ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
+        if end > size || s.offset % 4 != 0 || s.size % 4 != 0 {
+            return Err(Error::Device(format!("{what}: window {}+{} outside buffer of {size} bytes or unaligned", s.offset, s.size)));
+        }
+        Ok(())
+    };
+    for cmd in &rec.commands {
+        match cmd {
+            Command::Dispatch { kernel, f64, params, bindings, .. } => {
+                let r = kernels::reflect(*kernel, Variant { f64: *f64, subgroup: false })?;
+                let storage: Vec<&BindKind> = r.bindings.iter().filter(|k| **k != BindKind::Uniform).collect();
+                if storage.len() != bindings.len() {
+                    return Err(Error::Device(format!(
+                        "{}: {} bindings recorded, the kernel declares {}",
+                        kernel.name(),
+                        bindings.len(),
+                        storage.len()
+                    )));
+                }
+                if params.len() != r.params_size as usize {
+                    return Err(Error::Device(format!("{}: params of {} bytes, WGSL struct is {}", kernel.name(), params.len(), r.params_size)));
+                }
+                for s in bindings {
+                    check_slice(s, kernel.name())?;
+                    if s.size == 0 || s.size > info.max_binding_bytes || s.offset % info.storage_align != 0 {
+                        return Err(Error::Device(format!(
+                            "{}: binding window {}+{} violates the binding limit {} or alignment {}",
+                            kernel.name(),
+                            s.offset,
+                            s.size,
+                            info.max_binding_bytes,
+                            info.storage_align
+                        )));
+                    }
+                }
+            }
+            Command::Clear { dst } => check_slice(dst, "clear")?,
+            Command::Copy { src, dst } => {
+                check_slice(src, "copy source")?;
+                check_slice(dst, "copy destination")?;
+                if src.size != dst.size {
+                    return Err(Error::Device("copy of unequal windows".into()));
+                }
+            }
+        }
+    }
+    for s in &rec.readbacks {
+        check_slice(s, "readback")?;
+    }
+    Ok(())
+}
+
+/// Split `groups` workgroups into an (x, y) grid within `max_per_dim`.
+pub(crate) fn grid(groups: u32, max_per_dim: u32) -> Result<(u32, u32)> {
+    if groups <= max_per_dim {
+        return Ok((groups.max(1), 1));
+    }
+    let y = groups.div_ceil(max_per_dim);
+    if y > max_per_dim {
+        return Err(Error::TooLarge { what: "workgroup grid".into(), actual: groups as u64, limit: (max_per_dim as u64).pow(2) });
+    }
+    Ok((max_per_dim, y))
+}
+

@@ -1,0 +1,544 @@
+//! The wgpu backend (Vulkan, Metal, DX12, GL). Pipelines and bind group layouts are
+//! created once per kernel variant and cached; buffers come from a pool; each
+//! [`Recording`] becomes one queue submission with GPU timestamps around it; readbacks
+//! go through one reused staging buffer.
+
+use super::{grid, validate_recording, Backend, BackendInfo, BackendKind, Submission};
+use crate::error::{Error, Result};
+use crate::kernels::{self, BindKind, Kernel, Variant};
+use crate::recording::{BufId, BufSlice, Command, Recording};
+use std::collections::HashMap;
+use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How to pick the adapter.
+#[derive(Debug, Clone, Default)]
+pub struct WgpuOptions {
+    /// Substring of the adapter name (case-insensitive). Else `WGPU_ADAPTER_NAME`,
+    /// else the highest-performance adapter.
+    pub adapter: Option<String>,
+}
+
+/// How long one wait on the device may take before it is reported as a hang.
+pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
+const PARAMS_STRIDE: u64 = 256;
+
+struct Pipe {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    uniform_size: u64,
+}
+
+struct Slab {
+    bufs: Vec<Option<(wgpu::Buffer, u64)>>,
+    free_ids: Vec<u32>,
+    pool: Vec<(u64, wgpu::Buffer)>,
+    pool_bytes: u64,
+}
+
+struct Timestamps {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    period_ns: f32,
+}
+
+/// A wgpu device and queue with cached pipelines and pooled buffers.
+pub struct WgpuBackend {
+    info: BackendInfo,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipes: Mutex<HashMap<(Kernel, Variant), Arc<Pipe>>>,
+    slab: Mutex<Slab>,
+    params: Mutex<Option<(u64, wgpu::Buffer)>>,
+    staging: Mutex<Option<(u64, wgpu::Buffer)>>,
+    ts: Option<Timestamps>,
+    lost: Arc<AtomicBool>,
+    uncaptured: Arc<Mutex<Option<String>>>,
+    /// Subgroup variants in use (adapter offers SUBGROUP with sizes the kernels handle).
+    use_subgroups: bool,
+}
+
+fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
+    let dev = match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    };
+    let api = match info.backend {
+        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+        _ => 1,
+    };
+    (dev, api)
+}
+
+impl WgpuBackend {
+    /// Open the adapter chosen by `opts` and the environment (`WGPU_BACKEND` selects the
+    /// APIs, `WGPU_ADAPTER_NAME` the adapter).
+    pub fn new(opts: &WgpuOptions) -> Result<Self> {
+        let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        let backends = desc.backends;
+        let instance = wgpu::Instance::new(desc);
+        let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+        let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
+        let names: Vec<String> = adapters.iter().map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend)).collect();
+        let mut candidates: Vec<wgpu::Adapter> = adapters
+            .into_iter()
+            .filter(|a| wanted.as_ref().is_none_or(|w| a.get_info().name.to_lowercase().contains(w.as_str())))
+            .collect();
+        candidates.sort_by_key(|a| rank(&a.get_info()));
+        let adapter = candidates.into_iter().next().ok_or_else(|| {
+            Error::NoAdapter(match &wanted {
+                Some(w) => format!("no adapter matches '{w}' among [{}] (WGPU_BACKEND={backends:?})", names.join(", ")),
+                None => format!(
+                    "no adapter found for WGPU_BACKEND={backends:?}; install a Vulkan driver (e.g. mesa-vulkan-drivers) or use --backend cpu"
+                ),
+            })
+        })?;
+        let ainfo = adapter.get_info();
+        let af = adapter.features();
+        let wanted_features = wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+        let features = wanted_features & af;
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("fzwgpu"),
+            required_features: features,
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|e| Error::Device(format!("request_device on {}: {e}", ainfo.name)))?;
+        let lost = Arc::new(AtomicBool::new(false));
+        let l2 = lost.clone();
+        device.set_device_lost_callback(move |_, _| l2.store(true, Ordering::SeqCst));
+        let uncaptured: Arc<Mutex<Option<String>>> = Arc::new(Mutex::new(None));
+        let u2 = uncaptured.clone();
+        device.on_uncaptured_error(Arc::new(move |e| {
+            if let Ok(mut g) = u2.lock() {
+                g.get_or_insert_with(|| e.to_string());
+            }
+        }));
+        let dl = device.limits();
+        let ts = if features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+            let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("fzwgpu.ts"), ty: wgpu::QueryType::Timestamp, count: 2 });
+            let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("fzwgpu.ts.resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            Some(Timestamps { set, resolve, period_ns: queue.get_timestamp_period() })
+        } else {
+            None
+        };
+        let sg_ok = features.contains(wgpu::Features::SUBGROUP)
+            && ainfo.subgroup_min_size >= 4
+            && ainfo.subgroup_max_size <= 128
+            && ainfo.subgroup_max_size.is_power_of_two()
+            && ainfo.subgroup_min_size.is_power_of_two();
+        let info = BackendInfo {
+            kind: BackendKind::Wgpu,
+            adapter: ainfo.name.clone(),
+            api: format!("{:?}", ainfo.backend),
+            driver: format!("{} {}", ainfo.driver, ainfo.driver_info).trim().to_string(),
+            shader_f64: features.contains(wgpu::Features::SHADER_F64),
+            subgroups: sg_ok,
+            timestamps: ts.is_some(),
+            max_binding_bytes: (dl.max_storage_buffer_binding_size as u64) & !255,
+            max_buffer_bytes: dl.max_buffer_size,
+            max_workgroups_per_dim: dl.max_compute_workgroups_per_dimension,
+            storage_align: dl.min_storage_buffer_offset_alignment as u64,
+        };
+        Ok(WgpuBackend {
+            info,
+            device,
+            queue,
+            pipes: Mutex::new(HashMap::new()),
+            slab: Mutex::new(Slab { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0 }),
+            params: Mutex::new(None),
+            staging: Mutex::new(None),
+            ts,
+            lost,
+            uncaptured,
+            use_subgroups: sg_ok,
+        })
+    }
+
+    fn check_alive(&self) -> Result<()> {
+        if self.lost.load(Ordering::SeqCst) {
+            return Err(Error::Device(format!("device lost ({})", self.info.adapter)));
+        }
+        if let Some(e) = self.uncaptured.lock().ok().and_then(|mut g| g.take()) {
+            return Err(Error::Device(e));
+        }
+        Ok(())
+    }
+
+    fn pipe(&self, kernel: Kernel, f64: bool) -> Result<Arc<Pipe>> {
+        let variant = Variant { f64: f64 && kernel.has_f64(), subgroup: self.use_subgroups && kernel.has_subgroup() };
+        let mut pipes = self.pipes.lock().map_err(|_| Error::Device("pipeline cache poisoned".into()))?;
+        if let Some(p) = pipes.get(&(kernel, variant)) {
+            return Ok(p.clone());
+        }
+        if variant.f64 && kernel.f64_arith() && !self.info.shader_f64 {
+            return Err(Error::Unsupported(format!("{} needs SHADER_F64, which {} lacks", kernel.name(), self.info.adapter)));
+        }
+        let refl = kernels::reflect(kernel, variant)?;
+        let src = kernels::source(kernel, variant)?;
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = refl
+            .bindings
+            .iter()
+            .enumerate()
+            .map(|(i, k)| wgpu::BindGroupLayoutEntry {
+                binding: i as u32,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: match k {
+                        BindKind::Uniform => wgpu::BufferBindingType::Uniform,
+                        BindKind::ReadOnly => wgpu::BufferBindingType::Storage { read_only: true },
+                        BindKind::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let layout = self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(kernel.name()), entries: &entries });
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(kernel.name()), source: wgpu::ShaderSource::Wgsl(src.into()) });
+        let pl = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(kernel.name()),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(kernel.name()),
+            layout: Some(&pl),
+            module: &module,
+            entry_point: Some(kernel.name()),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(format!("building pipeline {}: {e}", kernel.name())));
+        }
+        let p = Arc::new(Pipe { pipeline, layout, uniform_size: refl.params_size as u64 });
+        pipes.insert((kernel, variant), p.clone());
+        Ok(p)
+    }
+
+    fn get_buf(&self, id: BufId) -> Result<wgpu::Buffer> {
+        let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        slab.bufs
+            .get(id.0 as usize)
+            .and_then(|b| b.as_ref())
+            .map(|(b, _)| b.clone())
+            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+    }
+
+    fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
+        self.device
+            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(POLL_TIMEOUT) })
+            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+        self.check_alive()
+    }
+
+    /// A buffer with at least `size` bytes for `usage`, grown (never shrunk) in `slot`.
+    fn scratch(&self, slot: &Mutex<Option<(u64, wgpu::Buffer)>>, size: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
+        let mut g = slot.lock().map_err(|_| Error::Device("scratch poisoned".into()))?;
+        if let Some((cap, b)) = g.as_ref() {
+            if *cap >= size {
+                return Ok(b.clone());
+            }
+        }
+        let cap = size.next_power_of_two().max(4096);
+        let b = self.alloc_raw(cap, usage, label)?;
+        *g = Some((cap, b.clone()));
+        Ok(b)
+    }
+
+    fn alloc_raw(&self, size: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
+        if size > self.info.max_buffer_bytes {
+            return Err(Error::TooLarge { what: format!("buffer {label}"), actual: size, limit: self.info.max_buffer_bytes });
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let b = self.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::OutOfMemory(format!("{size} bytes for {label}: {e}")));
+        }
+        Ok(b)
+    }
+
+    fn read_into(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
+        let mut enc = encoder.unwrap_or_else(|| self.device.create_command_encoder(&Default::default()));
+        let mut total = 0u64;
+        let mut placed = Vec::with_capacity(slices.len());
+        for s in slices {
+            placed.push(total);
+            total += s.size.next_multiple_of(8);
+        }
+        let ts_bytes = if self.ts.is_some() { 16 } else { 0 };
+        let need = total + ts_bytes;
+        let staging = self.scratch(&self.staging, need.max(16), wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.staging")?;
+        for (s, at) in slices.iter().zip(&placed) {
+            if s.size > 0 {
+                let b = self.get_buf(s.buf)?;
+                enc.copy_buffer_to_buffer(&b, s.offset, &staging, *at, s.size);
+            }
+        }
+        if let Some(ts) = &self.ts {
+            enc.resolve_query_set(&ts.set, 0..2, &ts.resolve, 0);
+            enc.copy_buffer_to_buffer(&ts.resolve, 0, &staging, total, 16);
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let idx = self.queue.submit([enc.finish()]);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(format!("submission rejected: {e}")));
+        }
+        let slice = staging.slice(0..need.max(16));
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait(idx)?;
+        rx.recv_timeout(Duration::from_secs(5))
+            .map_err(|_| Error::Device("buffer map callback never arrived".into()))?
+            .map_err(|e| Error::Device(format!("map_async: {e}")))?;
+        let out = {
+            let view = slice.get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
+            let v: &[u8] = &view;
+            let data: Vec<Vec<u8>> = slices.iter().zip(&placed).map(|(s, at)| v[*at as usize..(*at + s.size) as usize].to_vec()).collect();
+            let t = if self.ts.is_some() {
+                let t: [u64; 2] = bytemuck::pod_read_unaligned(&v[total as usize..total as usize + 16]);
+                Some(t)
+            } else {
+                None
+            };
+            (data, t)
+        };
+        staging.unmap();
+        let secs = match (out.1, &self.ts) {
+            (Some([a, b]), Some(ts)) if b > a => Some((b - a) as f64 * ts.period_ns as f64 * 1e-9),
+            _ => None,
+        };
+        Ok((out.0, secs))
+    }
+}
+
+impl Backend for WgpuBackend {
+    fn info(&self) -> &BackendInfo {
+        &self.info
+    }
+
+    fn create_buffer(&self, bytes: u64) -> Result<BufId> {
+        // size classes of 1/8 of a power of two keep pool reuse high and waste <= 12.5%
+        let bytes = bytes.max(16);
+        let p = bytes.next_power_of_two();
+        let step = (p / 8).max(256);
+        let cap = bytes.next_multiple_of(step);
+        let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        let buf = match slab.pool.iter().position(|(c, _)| *c == cap) {
+            Some(i) => {
+                let (_, b) = slab.pool.swap_remove(i);
+                slab.pool_bytes -= cap;
+                b
+            }
+            None => {
+                drop(slab);
+                let b = self.alloc_raw(
+                    cap,
+                    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                    "fzwgpu.buffer",
+                )?;
+                slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
+                b
+            }
+        };
+        let id = match slab.free_ids.pop() {
+            Some(id) => {
+                slab.bufs[id as usize] = Some((buf, cap));
+                id
+            }
+            None => {
+                slab.bufs.push(Some((buf, cap)));
+                (slab.bufs.len() - 1) as u32
+            }
+        };
+        Ok(BufId(id))
+    }
+
+    fn release_buffer(&self, id: BufId) {
+        if let Ok(mut slab) = self.slab.lock() {
+            if let Some((b, cap)) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
+                slab.free_ids.push(id.0);
+                // keep up to 4 GiB of idle buffers for reuse
+                if slab.pool_bytes + cap <= 4 << 30 {
+                    slab.pool_bytes += cap;
+                    slab.pool.push((cap, b));
+                } else {
+                    b.destroy();
+                }
+            }
+        }
+    }
+
+    fn buffer_size(&self, id: BufId) -> Result<u64> {
+        let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        slab.bufs.get(id.0 as usize).and_then(|b| b.as_ref()).map(|(_, c)| *c).ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+    }
+
+    fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
+        let b = self.get_buf(id)?;
+        let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
+        if end > b.size() || offset % 4 != 0 {
+            return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
+        }
+        // write in pieces so the queue's staging stays bounded
+        const PIECE: usize = 64 << 20;
+        let mut off = offset;
+        for chunk in data.chunks(PIECE) {
+            if chunk.len() % 4 == 0 {
+                self.queue.write_buffer(&b, off, chunk);
+            } else {
+                let mut padded = chunk.to_vec();
+                padded.resize(chunk.len().next_multiple_of(4), 0);
+                if off + padded.len() as u64 > b.size() {
+                    return Err(Error::Device("unaligned write at buffer end".into()));
+                }
+                self.queue.write_buffer(&b, off, &padded);
+            }
+            off += chunk.len() as u64;
+        }
+        Ok(())
+    }
+
+    fn submit(&self, rec: &Recording) -> Result<Submission> {
+        self.check_alive()?;
+        validate_recording(self, rec)?;
+        // params of every dispatch in one uniform buffer, 256 bytes apart
+        let ndisp = rec.commands.iter().filter(|c| matches!(c, Command::Dispatch { .. })).count() as u64;
+        let params_buf = if ndisp > 0 {
+            let pb = self.scratch(&self.params, ndisp * PARAMS_STRIDE, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST, "fzwgpu.params")?;
+            let mut bytes = vec![0u8; (ndisp * PARAMS_STRIDE) as usize];
+            let mut i = 0;
+            for c in &rec.commands {
+                if let Command::Dispatch { params, .. } = c {
+                    bytes[i * PARAMS_STRIDE as usize..i * PARAMS_STRIDE as usize + params.len()].copy_from_slice(params);
+                    i += 1;
+                }
+            }
+            self.queue.write_buffer(&pb, 0, &bytes);
+            Some(pb)
+        } else {
+            None
+        };
+        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu") });
+        // group consecutive dispatches into compute passes
+        let first_dispatch = rec.commands.iter().position(|c| matches!(c, Command::Dispatch { .. }));
+        let last_dispatch = rec.commands.iter().rposition(|c| matches!(c, Command::Dispatch { .. }));
+        let mut di = 0u64;
+        let mut i = 0;
+        let cmds = &rec.commands;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        while i < cmds.len() {
+            match &cmds[i] {
+                Command::Dispatch { .. } => {
+                    let start = i;
+                    while i < cmds.len() && matches!(cmds[i], Command::Dispatch { .. }) {
+                        i += 1;
+                    }
+                    let tw = self.ts.as_ref().map(|ts| wgpu::ComputePassTimestampWrites {
+                        query_set: &ts.set,
+                        beginning_of_pass_write_index: (Some(start) == first_dispatch).then_some(0),
+                        end_of_pass_write_index: (last_dispatch.is_some_and(|l| l < i && l >= start)).then_some(1),
+                    });
+                    let tw = tw.filter(|t| t.beginning_of_pass_write_index.is_some() || t.end_of_pass_write_index.is_some());
+                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: tw });
+                    for c in &cmds[start..i] {
+                        let Command::Dispatch { kernel, f64, bindings, groups, .. } = c else { continue };
+                        let pipe = self.pipe(*kernel, *f64)?;
+                        let pb = params_buf.as_ref().ok_or_else(|| Error::Device("params buffer missing".into()))?;
+                        let mut bufs = Vec::with_capacity(bindings.len());
+                        for s in bindings {
+                            bufs.push(self.get_buf(s.buf)?);
+                        }
+                        let mut entries = vec![wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                buffer: pb,
+                                offset: di * PARAMS_STRIDE,
+                                size: NonZeroU64::new(pipe.uniform_size.next_multiple_of(16)),
+                            }),
+                        }];
+                        for (k, (s, b)) in bindings.iter().zip(&bufs).enumerate() {
+                            entries.push(wgpu::BindGroupEntry {
+                                binding: k as u32 + 1,
+                                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer: b, offset: s.offset, size: NonZeroU64::new(s.size) }),
+                            });
+                        }
+                        let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(kernel.name()), layout: &pipe.layout, entries: &entries });
+                        let (x, y) = grid(*groups, self.info.max_workgroups_per_dim)?;
+                        pass.set_pipeline(&pipe.pipeline);
+                        pass.set_bind_group(0, &bg, &[]);
+                        pass.dispatch_workgroups(x, y, 1);
+                        di += 1;
+                    }
+                }
+                Command::Clear { dst } => {
+                    let b = self.get_buf(dst.buf)?;
+                    enc.clear_buffer(&b, dst.offset, Some(dst.size));
+                    i += 1;
+                }
+                Command::Copy { src, dst } => {
+                    let s = self.get_buf(src.buf)?;
+                    let d = self.get_buf(dst.buf)?;
+                    enc.copy_buffer_to_buffer(&s, src.offset, &d, dst.offset, src.size);
+                    i += 1;
+                }
+            }
+        }
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(format!("recording rejected: {e}")));
+        }
+        let (readbacks, secs) = self.read_into(&rec.readbacks, Some(enc))?;
+        Ok(Submission { readbacks, kernel_seconds: if first_dispatch.is_some() { secs } else { None } })
+    }
+
+    fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
+        self.check_alive()?;
+        // large reads go in pieces so the staging buffer stays bounded
+        const PIECE: u64 = 256 << 20;
+        let mut out = Vec::with_capacity(slices.len());
+        for s in slices {
+            let mut v = Vec::with_capacity(s.size as usize);
+            let mut off = 0;
+            while off < s.size || (s.size == 0 && off == 0) {
+                let len = (s.size - off).min(PIECE);
+                if len == 0 {
+                    break;
+                }
+                let (mut parts, _) = self.read_into(&[BufSlice::new(s.buf, s.offset + off, len)], None)?;
+                v.append(&mut parts[0]);
+                off += len;
+            }
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn trim_pool(&self) {
+        if let Ok(mut slab) = self.slab.lock() {
+            for (_, b) in slab.pool.drain(..) {
+                b.destroy();
+            }
+            slab.pool_bytes = 0;
+        }
+    }
+}

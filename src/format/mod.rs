@@ -1,0 +1,2 @@
+//! The FZM archive container.
+pub mod fzm;

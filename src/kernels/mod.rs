@@ -1,0 +1,286 @@
+//! The kernel registry: every compute kernel has one WGSL file (the single source of
+//! truth for its bindings, workgroup size and params struct) and one CPU twin of the
+//! same name. Backends address kernels by [`Kernel`] + [`Variant`]; stages never see a
+//! backend type. Binding kinds and workgroup sizes are reflected from the WGSL with
+//! naga, so Rust never restates them.
+
+pub mod params;
+pub mod scan;
+
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Every compute kernel of the crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kernel {
+    ScanReduce,
+    ScanDownsweep,
+    SzxRangePartial,
+    SzxRangeFinal,
+    SzxClassify,
+    SzxPack,
+    SzxMetaCost,
+    SzxUnpack,
+}
+
+impl Kernel {
+    pub const ALL: [Kernel; 8] = [
+        Kernel::ScanReduce,
+        Kernel::ScanDownsweep,
+        Kernel::SzxRangePartial,
+        Kernel::SzxRangeFinal,
+        Kernel::SzxClassify,
+        Kernel::SzxPack,
+        Kernel::SzxMetaCost,
+        Kernel::SzxUnpack,
+    ];
+
+    /// The kernel's name: its WGSL entry point and its CPU twin's function name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::ScanReduce => "scan_reduce",
+            Kernel::ScanDownsweep => "scan_downsweep",
+            Kernel::SzxRangePartial => "szx_range_partial",
+            Kernel::SzxRangeFinal => "szx_range_final",
+            Kernel::SzxClassify => "szx_classify",
+            Kernel::SzxPack => "szx_pack",
+            Kernel::SzxMetaCost => "szx_meta_cost",
+            Kernel::SzxUnpack => "szx_unpack",
+        }
+    }
+
+    /// Path of the WGSL file under `shaders/`.
+    pub fn file(self) -> &'static str {
+        match self {
+            Kernel::ScanReduce => "scan/reduce.wgsl",
+            Kernel::ScanDownsweep => "scan/downsweep.wgsl",
+            Kernel::SzxRangePartial => "szx/range_partial.wgsl",
+            Kernel::SzxRangeFinal => "szx/range_final.wgsl",
+            Kernel::SzxClassify => "szx/classify.wgsl",
+            Kernel::SzxPack => "szx/pack.wgsl",
+            Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
+            Kernel::SzxUnpack => "szx/unpack.wgsl",
+        }
+    }
+
+    /// Whether the kernel has a float64 variant (`#ifdef F64`).
+    pub fn has_f64(self) -> bool {
+        !matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep)
+    }
+
+    /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
+    pub fn has_subgroup(self) -> bool {
+        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep)
+    }
+
+    /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The
+    /// range kernels only compare integer keys, so they run anywhere.
+    pub fn f64_arith(self) -> bool {
+        matches!(self, Kernel::SzxClassify | Kernel::SzxPack | Kernel::SzxUnpack | Kernel::SzxMetaCost)
+    }
+}
+
+/// Compile-time variant of a kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Variant {
+    /// Element type float64 (else float32).
+    pub f64: bool,
+    /// Use subgroup operations (chosen by the backend from the adapter's features).
+    pub subgroup: bool,
+}
+
+/// All shader files, embedded at build time.
+const SHADER_FILES: &[(&str, &str)] = &[
+    ("common/grid.wgsl", include_str!("../../shaders/common/grid.wgsl")),
+    ("common/ordered.wgsl", include_str!("../../shaders/common/ordered.wgsl")),
+    ("common/szx_types.wgsl", include_str!("../../shaders/common/szx_types.wgsl")),
+    ("common/szx_math.wgsl", include_str!("../../shaders/common/szx_math.wgsl")),
+    ("common/wg_scan.wgsl", include_str!("../../shaders/common/wg_scan.wgsl")),
+    ("scan/reduce.wgsl", include_str!("../../shaders/scan/reduce.wgsl")),
+    ("scan/downsweep.wgsl", include_str!("../../shaders/scan/downsweep.wgsl")),
+    ("szx/range_partial.wgsl", include_str!("../../shaders/szx/range_partial.wgsl")),
+    ("szx/range_final.wgsl", include_str!("../../shaders/szx/range_final.wgsl")),
+    ("szx/classify.wgsl", include_str!("../../shaders/szx/classify.wgsl")),
+    ("szx/pack.wgsl", include_str!("../../shaders/szx/pack.wgsl")),
+    ("szx/meta_cost.wgsl", include_str!("../../shaders/szx/meta_cost.wgsl")),
+    ("szx/unpack.wgsl", include_str!("../../shaders/szx/unpack.wgsl")),
+];
+
+fn shader_file(path: &str) -> Result<&'static str> {
+    SHADER_FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, s)| *s)
+        .ok_or_else(|| Error::Unsupported(format!("shader file {path} is not embedded")))
+}
+
+/// The tiny preprocessor: `#include "path"`, `#ifdef NAME`, `#ifndef NAME`, `#else`,
+/// `#endif`, and the SG_PARAMS / SG_ARGS substitutions for subgroup builtins.
+pub fn preprocess(path: &str, defines: &[&str]) -> Result<String> {
+    let mut out = String::new();
+    let mut seen = Vec::new();
+    expand(path, defines, &mut out, &mut seen)?;
+    let subgroup = defines.contains(&"SUBGROUP");
+    let (params, args) = if subgroup {
+        (", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32", "lid % sg_size, sg_size")
+    } else {
+        ("", "0u, 1u")
+    };
+    Ok(out.replace("SG_PARAMS", params).replace("SG_ARGS", args))
+}
+
+fn expand(path: &str, defines: &[&str], out: &mut String, seen: &mut Vec<String>) -> Result<()> {
+    if seen.iter().any(|s| s == path) {
+        return Ok(()); // include once
+    }
+    seen.push(path.to_string());
+    let src = shader_file(path)?;
+    // stack of (this branch active, any branch taken)
+    let mut stack: Vec<(bool, bool)> = Vec::new();
+    for line in src.lines() {
+        let t = line.trim();
+        let active = stack.iter().all(|(a, _)| *a);
+        if let Some(name) = t.strip_prefix("#ifdef ") {
+            let on = defines.contains(&name.trim());
+            stack.push((on, on));
+        } else if let Some(name) = t.strip_prefix("#ifndef ") {
+            let on = !defines.contains(&name.trim());
+            stack.push((on, on));
+        } else if t == "#else" {
+            let top = stack.last_mut().ok_or_else(|| Error::Unsupported(format!("{path}: #else without #ifdef")))?;
+            *top = (!top.1, true);
+        } else if t == "#endif" {
+            stack.pop().ok_or_else(|| Error::Unsupported(format!("{path}: #endif without #ifdef")))?;
+        } else if let Some(inc) = t.strip_prefix("#include ") {
+            if active {
+                expand(inc.trim().trim_matches('"'), defines, out, seen)?;
+            }
+        } else if active {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    if !stack.is_empty() {
+        return Err(Error::Unsupported(format!("{path}: unterminated #ifdef")));
+    }
+    Ok(())
+}
+
+/// Preprocessed WGSL of a kernel variant.
+pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
+    let mut defs = Vec::new();
+    if variant.f64 && kernel.has_f64() {
+        defs.push("F64");
+    }
+    if variant.subgroup && kernel.has_subgroup() {
+        defs.push("SUBGROUP");
+    }
+    preprocess(kernel.file(), &defs)
+}
+
+/// How a binding is accessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindKind {
+    Uniform,
+    ReadOnly,
+    ReadWrite,
+}
+
+/// What naga reads out of a kernel's WGSL.
+#[derive(Debug, Clone)]
+pub struct Reflection {
+    /// Binding kinds of group 0, by binding index (0..n, no gaps).
+    pub bindings: Vec<BindKind>,
+    pub workgroup_size: [u32; 3],
+    /// The uniform params struct: (member name, byte offset), and its size.
+    pub params: Vec<(String, u32)>,
+    pub params_size: u32,
+    /// Module-scope `const` u32 values (e.g. ITEMS).
+    pub consts: HashMap<String, u32>,
+}
+
+/// naga capabilities the crate's shaders may use.
+pub fn naga_caps(variant: Variant) -> naga::valid::Capabilities {
+    let mut c = naga::valid::Capabilities::empty();
+    if variant.f64 {
+        c |= naga::valid::Capabilities::FLOAT64;
+    }
+    if variant.subgroup {
+        c |= naga::valid::Capabilities::SUBGROUP;
+    }
+    c
+}
+
+/// Parse and validate a kernel variant with naga and reflect its interface. Cached.
+pub fn reflect(kernel: Kernel, variant: Variant) -> Result<&'static Reflection> {
+    static CACHE: OnceLock<Mutex<HashMap<(Kernel, Variant), &'static Reflection>>> = OnceLock::new();
+    let variant = Variant { f64: variant.f64 && kernel.has_f64(), subgroup: variant.subgroup && kernel.has_subgroup() };
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(r) = cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.get(&(kernel, variant)) {
+        return Ok(r);
+    }
+    let src = source(kernel, variant)?;
+    let module = naga::front::wgsl::parse_str(&src)
+        .map_err(|e| Error::Unsupported(format!("{}: WGSL parse error: {}", kernel.name(), e.emit_to_string(&src))))?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga_caps(variant))
+        .validate(&module)
+        .map_err(|e| Error::Unsupported(format!("{}: WGSL validation error: {}", kernel.name(), e.emit_to_string(&src))))?;
+    let r = Box::leak(Box::new(reflect_module(kernel, &module)?));
+    cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.insert((kernel, variant), r);
+    Ok(r)
+}
+
+fn reflect_module(kernel: Kernel, module: &naga::Module) -> Result<Reflection> {
+    let ep = module
+        .entry_points
+        .iter()
+        .find(|e| e.name == kernel.name())
+        .ok_or_else(|| Error::Unsupported(format!("{}: entry point missing", kernel.name())))?;
+    let mut binds: Vec<(u32, BindKind)> = Vec::new();
+    let mut params = Vec::new();
+    let mut params_size = 0;
+    for (_, gv) in module.global_variables.iter() {
+        let Some(rb) = &gv.binding else { continue };
+        if rb.group != 0 {
+            return Err(Error::Unsupported(format!("{}: only bind group 0 is used", kernel.name())));
+        }
+        let kind = match gv.space {
+            naga::AddressSpace::Uniform => {
+                if let naga::TypeInner::Struct { members, span } = &module.types[gv.ty].inner {
+                    params = members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect();
+                    params_size = *span;
+                }
+                BindKind::Uniform
+            }
+            naga::AddressSpace::Storage { access } => {
+                if access.contains(naga::StorageAccess::STORE) {
+                    BindKind::ReadWrite
+                } else {
+                    BindKind::ReadOnly
+                }
+            }
+            _ => continue,
+        };
+        binds.push((rb.binding, kind));
+    }
+    binds.sort_by_key(|b| b.0);
+    for (i, (b, _)) in binds.iter().enumerate() {
+        if *b as usize != i {
+            return Err(Error::Unsupported(format!("{}: bindings must be 0..n without gaps", kernel.name())));
+        }
+    }
+    let mut consts = HashMap::new();
+    for (_, c) in module.constants.iter() {
+        if let (Some(name), naga::Expression::Literal(naga::Literal::U32(v))) = (&c.name, &module.global_expressions[c.init]) {
+            consts.insert(name.clone(), *v);
+        }
+    }
+    Ok(Reflection {
+        bindings: binds.into_iter().map(|b| b.1).collect(),
+        workgroup_size: ep.workgroup_size,
+        params,
+        params_size,
+        consts,
+    })
+}

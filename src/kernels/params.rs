@@ -1,0 +1,42 @@
+//! Rust mirrors of the WGSL params structs. `tests/layouts.rs` checks every field's
+//! name and offset against naga's reflection of the WGSL, so a drift fails CI.
+
+macro_rules! wgsl_params {
+    ($(#[$m:meta])* $name:ident { $($f:ident : $t:ty),* $(,)? }) => {
+        $(#[$m])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+        pub struct $name { $(pub $f: $t),* }
+        impl $name {
+            /// (field name, byte offset) in declaration order.
+            pub const FIELDS: &'static [(&'static str, usize)] =
+                &[$((stringify!($f), std::mem::offset_of!($name, $f))),*];
+        }
+    };
+}
+
+wgsl_params!(
+    /// `ScanParams` of shaders/scan/*.wgsl.
+    ScanParams { n: u32, ntiles: u32, _pad0: u32, _pad1: u32 }
+);
+
+wgsl_params!(
+    /// `RangeParams` of shaders/szx/range_*.wgsl.
+    RangeParams { n: u32, nparts: u32, _pad0: u32, _pad1: u32 }
+);
+
+wgsl_params!(
+    /// `Params` of the SZx kernels, float32 variant.
+    SzxParams32 {
+        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32,
+        eb: f32, inv: f32, step: f32, one: f32, tiny: f32, two_maxw: f32, _pad2: f32, _pad3: f32,
+    }
+);
+
+wgsl_params!(
+    /// `Params` of the SZx kernels, float64 variant.
+    SzxParams64 {
+        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32,
+        eb: f64, inv: f64, step: f64, one: f64, tiny: f64, two_maxw: f64, _pad2: f64, _pad3: f64,
+    }
+);

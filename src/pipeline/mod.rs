@@ -1,0 +1,583 @@
+//! The pipeline: a DAG of stages built from code or TOML. `finalize` checks port
+//! types and orders the graph; `compress` records every stage's forward kernels into
+//! one submission (stages that need a host decision, like NOA's range, flush first),
+//! reads sizes back once at the end and writes the FZM archive; `decompress` rebuilds
+//! the stages from the archive alone and runs the inverse DAG.
+
+pub mod config;
+
+use crate::backend::cpu::CpuBackend;
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::format::fzm::{self, BufferEntry, StageInfo, EXTERNAL_ID, STAGE_FLAG_PRIMARY};
+use crate::recording::{BufSlice, Recorder};
+use crate::stages::{self, PartLen, PortData, RunOptions, Stage};
+use crate::types::{DataType, Dims, ErrorBound, Field};
+use config::MemoryStrategy;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Handle of a stage in a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StageId(pub usize);
+
+/// Where a stage input comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The raw field.
+    External,
+    /// Output `port` of stage `node`.
+    Port { node: usize, port: usize },
+}
+
+struct Node {
+    name: String,
+    stage: Box<dyn Stage>,
+    inputs: Vec<Option<Source>>,
+}
+
+/// A DAG of stages.
+pub struct Pipeline {
+    nodes: Vec<Node>,
+    dims: Option<Dims>,
+    primary: Option<usize>,
+    order: Vec<usize>,
+    finalized: bool,
+    pub memory_strategy: MemoryStrategy,
+    pub pool_multiplier: f64,
+    pub options: RunOptions,
+}
+
+impl Default for Pipeline {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What one compress or decompress call did.
+#[derive(Debug, Clone, Default)]
+pub struct RunReport {
+    /// Kernel time: GPU timestamps (wgpu) or compute wall time (cpu), summed over the
+    /// direction's submissions.
+    pub kernel_seconds: Option<f64>,
+    /// Host-to-host time of the whole call (upload, kernels, readback, archive I/O).
+    pub wall_seconds: f64,
+    pub submissions: u32,
+    /// Backend that ran the kernels (after any fallback).
+    pub backend: String,
+    pub adapter: String,
+    /// (stage name, note)
+    pub notes: Vec<(String, String)>,
+    /// (stage name, resolved absolute bound) of lossy stages
+    pub bounds: Vec<(String, f64)>,
+}
+
+/// A compressed archive and its report.
+#[derive(Debug, Clone)]
+pub struct Compressed {
+    pub bytes: Vec<u8>,
+    pub report: RunReport,
+}
+
+/// A decompressed field and its report.
+#[derive(Debug, Clone)]
+pub struct Decompressed {
+    pub field: Field,
+    pub report: RunReport,
+}
+
+fn f64_fallback<'a>(backend: &'a dyn Backend, needs_f64: bool, holder: &'a mut Option<CpuBackend>, notes: &mut Vec<(String, String)>) -> &'a dyn Backend {
+    if needs_f64 && !backend.info().shader_f64 {
+        notes.push(("pipeline".into(), format!("fallback=cpu(no SHADER_F64 on {})", backend.info().adapter)));
+        holder.insert(CpuBackend::new())
+    } else {
+        backend
+    }
+}
+
+impl Pipeline {
+    pub fn new() -> Self {
+        Pipeline {
+            nodes: Vec::new(),
+            dims: None,
+            primary: None,
+            order: Vec::new(),
+            finalized: false,
+            memory_strategy: MemoryStrategy::default(),
+            pool_multiplier: 3.0,
+            options: RunOptions::default(),
+        }
+    }
+
+    /// Build from TOML text.
+    pub fn from_toml(text: &str) -> Result<Self> {
+        config::parse(text)
+    }
+
+    /// Build from a built-in preset name.
+    pub fn from_preset(name: &str) -> Result<Self> {
+        config::parse(config::preset(name)?)
+    }
+
+    pub fn set_dims(&mut self, dims: Dims) {
+        self.dims = Some(dims);
+    }
+
+    pub fn dims(&self) -> Option<Dims> {
+        self.dims
+    }
+
+    /// Add a stage under a unique name (at most 63 bytes).
+    pub fn add_stage(&mut self, name: &str, stage: Box<dyn Stage>) -> Result<StageId> {
+        if name.is_empty() || name.len() >= fzm::NAME_BYTES || name == "__external__" {
+            return Err(Error::Pipeline(format!("stage name '{name}' must be 1..63 bytes and not __external__")));
+        }
+        if self.find(name).is_some() {
+            return Err(Error::Pipeline(format!("two stages named '{name}'")));
+        }
+        let n_in = stage.inputs().len();
+        self.nodes.push(Node { name: name.to_string(), stage, inputs: vec![None; n_in] });
+        self.finalized = false;
+        Ok(StageId(self.nodes.len() - 1))
+    }
+
+    pub fn find(&self, name: &str) -> Option<StageId> {
+        self.nodes.iter().position(|n| n.name == name).map(StageId)
+    }
+
+    fn node(&self, id: StageId) -> Result<&Node> {
+        self.nodes.get(id.0).ok_or_else(|| Error::Pipeline(format!("no stage #{}", id.0)))
+    }
+
+    /// Feed output `port` (by name; None = the first output) of `src` into input
+    /// `dst_port` of `dst`.
+    pub fn connect(&mut self, src: StageId, port: Option<&str>, dst: StageId, dst_port: usize) -> Result<()> {
+        let s = self.node(src)?;
+        let outs = s.stage.outputs();
+        let p = match port {
+            None => 0,
+            Some(name) => outs.iter().position(|o| o.name == name).ok_or_else(|| {
+                Error::Pipeline(format!("stage '{}' has no output '{name}' (outputs: {})", s.name, outs.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")))
+            })?,
+        };
+        self.set_input(dst, dst_port, Source::Port { node: src.0, port: p })
+    }
+
+    /// Feed the raw field into input `port` of `dst`.
+    pub fn bind_external_input(&mut self, dst: StageId, port: usize) -> Result<()> {
+        self.set_input(dst, port, Source::External)
+    }
+
+    fn set_input(&mut self, dst: StageId, port: usize, src: Source) -> Result<()> {
+        let n = self.nodes.get_mut(dst.0).ok_or_else(|| Error::Pipeline(format!("no stage #{}", dst.0)))?;
+        let slot = n.inputs.get_mut(port).ok_or_else(|| Error::Pipeline(format!("stage '{}' has no input {port}", n.name)))?;
+        *slot = Some(src);
+        self.finalized = false;
+        Ok(())
+    }
+
+    /// The stage whose inverse output 0 is the field `decompress` returns.
+    pub fn set_primary_source(&mut self, id: StageId) -> Result<()> {
+        self.node(id)?;
+        self.primary = Some(id.0);
+        Ok(())
+    }
+
+    /// Override the bound of every lossy stage; error if there is none.
+    pub fn override_bound(&mut self, eb: ErrorBound) -> Result<usize> {
+        let eb = ErrorBound::new(eb.mode, eb.value)?;
+        let mut n = 0;
+        for node in &mut self.nodes {
+            if node.stage.override_bound(eb) {
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return Err(Error::config("--eb/--mode given but the pipeline has no lossy stage"));
+        }
+        Ok(n)
+    }
+
+    /// Borrow a stage (e.g. to read SZx's constant-block fraction after a run).
+    pub fn stage(&self, id: StageId) -> Option<&dyn Stage> {
+        self.nodes.get(id.0).map(|n| n.stage.as_ref())
+    }
+
+    pub fn stage_names(&self) -> Vec<String> {
+        self.nodes.iter().map(|n| n.name.clone()).collect()
+    }
+
+    /// Check the graph: inputs connected (a stage with none is fed the raw field),
+    /// port data types agree (UNKNOWN opts out), no cycles, a primary source.
+    pub fn finalize(&mut self) -> Result<()> {
+        if self.nodes.is_empty() {
+            return Err(Error::Pipeline("no stages".into()));
+        }
+        for node in &mut self.nodes {
+            if node.inputs.iter().all(Option::is_none) {
+                if let Some(first) = node.inputs.first_mut() {
+                    *first = Some(Source::External);
+                }
+            }
+            if let Some(k) = node.inputs.iter().position(Option::is_none) {
+                return Err(Error::Pipeline(format!("stage '{}': input {k} is not connected", node.name)));
+            }
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            for (k, src) in node.inputs.iter().enumerate() {
+                if let Some(Source::Port { node: s, port }) = src {
+                    let from = self.nodes[*s].stage.outputs();
+                    let to = node.stage.inputs();
+                    let (a, b) = (from[*port].dtype, to[k].dtype);
+                    if a != b && a != DataType::Unknown && b != DataType::Unknown {
+                        return Err(Error::Pipeline(format!(
+                            "type mismatch: '{}'.{} is {a}, '{}' input {k} takes {b}",
+                            self.nodes[*s].name, from[*port].name, node.name
+                        )));
+                    }
+                    if *s == i {
+                        return Err(Error::Pipeline(format!("stage '{}' feeds itself", node.name)));
+                    }
+                }
+            }
+        }
+        // Kahn's topological order
+        let n = self.nodes.len();
+        let mut indeg = vec![0usize; n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            indeg[i] = node.inputs.iter().filter(|s| matches!(s, Some(Source::Port { .. }))).count();
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+        while let Some(i) = ready.pop() {
+            order.push(i);
+            for (j, node) in self.nodes.iter().enumerate() {
+                for s in &node.inputs {
+                    if let Some(Source::Port { node: src, .. }) = s {
+                        if *src == i {
+                            indeg[j] -= 1;
+                            if indeg[j] == 0 {
+                                ready.push(j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if order.len() != n {
+            return Err(Error::Pipeline("the stage graph has a cycle".into()));
+        }
+        let externals: Vec<usize> = (0..n).filter(|&i| self.nodes[i].inputs.iter().any(|s| *s == Some(Source::External))).collect();
+        if externals.is_empty() {
+            return Err(Error::Pipeline("no stage takes the raw field".into()));
+        }
+        if self.primary.is_none() {
+            self.primary = Some(externals[0]);
+        }
+        if let Some(p) = self.primary {
+            if !self.nodes[p].inputs.contains(&Some(Source::External)) {
+                return Err(Error::Pipeline(format!("primary source '{}' does not take the raw field", self.nodes[p].name)));
+            }
+        }
+        self.order = order;
+        self.finalized = true;
+        Ok(())
+    }
+
+    fn consumers(&self) -> HashMap<(usize, usize), usize> {
+        let mut c = HashMap::new();
+        for node in &self.nodes {
+            for s in node.inputs.iter().flatten() {
+                if let Source::Port { node: n, port } = s {
+                    *c.entry((*n, *port)).or_insert(0) += 1;
+                }
+            }
+        }
+        c
+    }
+
+    /// Compress `field` on `backend` into a self-describing FZM archive.
+    pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
+        let t0 = Instant::now();
+        if let Some(d) = self.dims {
+            if d.len() != field.dims.len() {
+                return Err(Error::Input(format!("field has {} elements ({}), the pipeline's dims {d} hold {}", field.len(), field.dims, d.len())));
+            }
+        }
+        for node in &mut self.nodes {
+            for k in 0..node.inputs.len() {
+                if node.inputs[k] == Some(Source::External) || (node.inputs.iter().all(Option::is_none) && k == 0) {
+                    node.stage.set_input_dtype(k, field.dtype)?;
+                }
+            }
+            node.stage.set_dims(field.dims);
+        }
+        self.finalize()?;
+        let mut notes = Vec::new();
+        let needs_f64 = self.nodes.iter().any(|n| n.stage.needs_f64());
+        let mut holder = None;
+        let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
+        let opts = self.options.clone();
+        let consumers = self.consumers();
+        let mut r = Recorder::new(be);
+        let len = field.bytes.len() as u64;
+        let inbuf = r.alloc(len.next_multiple_of(4))?;
+        be.write_buffer(inbuf, 0, &field.bytes)?;
+        let external = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
+        let mut values: Vec<Vec<PortData>> = (0..self.nodes.len()).map(|_| Vec::new()).collect();
+        for &i in &self.order.clone() {
+            let inputs: Vec<PortData> = self.nodes[i]
+                .inputs
+                .iter()
+                .map(|s| match s {
+                    Some(Source::External) | None => Ok(external.clone()),
+                    Some(Source::Port { node, port }) => values[*node].get(*port).cloned().ok_or_else(|| Error::Pipeline("input not produced".into())),
+                })
+                .collect::<Result<_>>()?;
+            let node = &mut self.nodes[i];
+            node.stage.prepare_forward(&mut r, &inputs, &opts)?;
+            let outs = node.stage.record_forward(&mut r, &inputs, &opts)?;
+            if outs.len() != node.stage.outputs().len() {
+                return Err(Error::Pipeline(format!("stage '{}' produced {} outputs, declares {}", node.name, outs.len(), node.stage.outputs().len())));
+            }
+            for (p, o) in outs.iter().enumerate() {
+                if matches!(o, PortData::Deferred { .. }) && consumers.contains_key(&(i, p)) {
+                    return Err(Error::Pipeline(format!("output {p} of '{}' is an archive-only output and cannot feed another stage", node.name)));
+                }
+            }
+            values[i] = outs;
+        }
+        r.submit()?;
+        // resolve the archived (unconsumed) outputs: one batch of reads
+        let mut wanted: Vec<(usize, usize)> = Vec::new();
+        let mut slices = Vec::new();
+        let mut lens = Vec::new();
+        for &i in &self.order {
+            for (p, v) in values[i].iter().enumerate() {
+                if consumers.contains_key(&(i, p)) {
+                    continue;
+                }
+                let parts: Vec<(BufSlice, u64)> = match v {
+                    PortData::Device { slice, len, .. } => vec![(*slice, *len)],
+                    PortData::Deferred { parts } => parts
+                        .iter()
+                        .map(|part| {
+                            let l = match part.len {
+                                PartLen::Fixed(l) => l,
+                                PartLen::Readback { index, word, scale } => {
+                                    let b = r.result(index)?;
+                                    let w = b.get(4 * word..4 * word + 4).ok_or_else(|| Error::Device("size readback too short".into()))?;
+                                    u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64 * scale
+                                }
+                            };
+                            if l > part.slice.size {
+                                return Err(Error::Device(format!("stage '{}' reported {l} bytes in a {}-byte buffer", self.nodes[i].name, part.slice.size)));
+                            }
+                            Ok((part.slice, l))
+                        })
+                        .collect::<Result<_>>()?,
+                };
+                wanted.push((i, p));
+                let mut plen = Vec::new();
+                for (s, l) in parts {
+                    slices.push(BufSlice::new(s.buf, s.offset, l.next_multiple_of(4)));
+                    plen.push(l);
+                }
+                lens.push(plen);
+            }
+        }
+        let mut data = be.read_buffers(&slices)?.into_iter();
+        let mut outputs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
+        for (key, plen) in wanted.iter().zip(lens) {
+            let mut bytes = Vec::new();
+            for l in plen {
+                let mut d = data.next().ok_or_else(|| Error::Device("missing readback".into()))?;
+                d.truncate(l as usize);
+                bytes.extend_from_slice(&d);
+            }
+            outputs.insert(*key, bytes);
+        }
+        let (kernel_seconds, submissions) = (r.kernel_seconds, r.submissions);
+        drop(r); // release this run's buffers to the pool
+        for &i in &self.order {
+            let n_out = self.nodes[i].stage.outputs().len();
+            let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
+            self.nodes[i].stage.finish_forward(&hosts)?;
+        }
+        // the archive
+        let mut ids: HashMap<(usize, usize), u16> = HashMap::new();
+        let mut next = 1u16;
+        for &i in &self.order {
+            for p in 0..self.nodes[i].stage.outputs().len() {
+                ids.insert((i, p), next);
+                next = next.checked_add(1).filter(|&v| v < fzm::UNUSED_ID).ok_or_else(|| Error::Pipeline("too many buffers".into()))?;
+            }
+        }
+        let mut infos = Vec::new();
+        let mut bufs = Vec::new();
+        let mut report =
+            RunReport { backend: be.info().kind.name().into(), adapter: be.info().adapter.clone(), notes, kernel_seconds, submissions, ..Default::default() };
+        for &i in &self.order {
+            let node = &self.nodes[i];
+            let config = node.stage.config_bytes();
+            if config.len() > stages::MAX_CONFIG_BYTES {
+                return Err(Error::Pipeline(format!("stage '{}' config is {} bytes (max 128)", node.name, config.len())));
+            }
+            let outs = node.stage.outputs();
+            infos.push(StageInfo {
+                stage_type: node.stage.type_id(),
+                stage_version: node.stage.version(),
+                inputs: node.inputs.iter().map(|s| match s {
+                    Some(Source::Port { node, port }) => ids[&(*node, *port)],
+                    _ => EXTERNAL_ID,
+                }).collect(),
+                outputs: (0..outs.len()).map(|p| ids[&(i, p)]).collect(),
+                flags: if self.primary == Some(i) { STAGE_FLAG_PRIMARY } else { 0 },
+                config: config.clone(),
+                name: node.name.clone(),
+            });
+            for (p, spec) in outs.iter().enumerate() {
+                if let Some(bytes) = outputs.remove(&(i, p)) {
+                    let entry = BufferEntry {
+                        stage_type: node.stage.type_id(),
+                        stage_version: node.stage.version(),
+                        data_type: spec.dtype,
+                        producer_output_idx: p as u8,
+                        dag_buffer_id: ids[&(i, p)],
+                        name: format!("{}.{}", node.name, spec.name),
+                        data_size: bytes.len() as u64,
+                        allocated_size: node.stage.output_upper_bounds(&[len]).get(p).copied().unwrap_or(bytes.len() as u64),
+                        uncompressed_size: len,
+                        byte_offset: 0,
+                        config: config.clone(),
+                    };
+                    bufs.push((entry, bytes));
+                }
+            }
+            for note in node.stage.run_notes() {
+                report.notes.push((node.name.clone(), note));
+            }
+            if let Some(b) = node.stage.resolved_bound() {
+                report.bounds.push((node.name.clone(), b));
+            }
+        }
+        let bytes = fzm::write(&infos, &bufs, len)?;
+        report.wall_seconds = t0.elapsed().as_secs_f64();
+        Ok(Compressed { bytes, report })
+    }
+}
+
+/// Decompress an FZM archive: the stages are rebuilt from the archive alone.
+pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<Decompressed> {
+    let t0 = Instant::now();
+    let arch = fzm::read(bytes)?;
+    let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(arch.stages.len());
+    for (i, s) in arch.stages.iter().enumerate() {
+        let st = stages::from_config(s.stage_type, s.stage_version, &s.config)?;
+        if st.inputs().len() != s.inputs.len() || st.outputs().len() != s.outputs.len() {
+            return Err(Error::corrupt(format!("stage {i} ({}): port counts do not match its type", st.type_name())));
+        }
+        stages.push(st);
+    }
+    // producers of each buffer id, and an order where producers come first
+    let mut producer: HashMap<u16, usize> = HashMap::new();
+    for (i, s) in arch.stages.iter().enumerate() {
+        for &id in &s.outputs {
+            producer.insert(id, i);
+        }
+    }
+    let n = stages.len();
+    let mut order = Vec::with_capacity(n);
+    let mut done = vec![false; n];
+    while order.len() < n {
+        let before = order.len();
+        for i in 0..n {
+            if !done[i] && arch.stages[i].inputs.iter().all(|id| *id == EXTERNAL_ID || producer.get(id).is_some_and(|&p| done[p])) {
+                done[i] = true;
+                order.push(i);
+            }
+        }
+        if order.len() == before {
+            return Err(Error::corrupt("stage graph has a cycle"));
+        }
+    }
+    let primaries: Vec<usize> = (0..n).filter(|&i| arch.stages[i].flags & STAGE_FLAG_PRIMARY != 0).collect();
+    if primaries.len() > 1 || arch.stages.iter().any(|s| s.flags & !STAGE_FLAG_PRIMARY != 0) {
+        return Err(Error::corrupt("stage flags"));
+    }
+    let primary = match primaries.first() {
+        Some(&p) => p,
+        None => (0..n).find(|&i| arch.stages[i].inputs.contains(&EXTERNAL_ID)).ok_or_else(|| Error::corrupt("no stage takes the raw field"))?,
+    };
+    if !arch.stages[primary].inputs.contains(&EXTERNAL_ID) {
+        return Err(Error::corrupt("the primary stage does not take the raw field"));
+    }
+    let mut notes = Vec::new();
+    let needs_f64 = stages.iter().any(|s| s.needs_f64());
+    let mut holder = None;
+    let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
+    let mut r = Recorder::new(be);
+    let mut values: HashMap<u16, PortData> = HashMap::new();
+    for (k, e) in arch.buffers.iter().enumerate() {
+        let data = arch.buffer_data(k);
+        let size = (data.len() as u64).next_multiple_of(4).max(4);
+        let buf = r.alloc(size)?;
+        let mut padded = data.to_vec();
+        padded.resize(size as usize, 0);
+        be.write_buffer(buf, 0, &padded)?;
+        values.insert(e.dag_buffer_id, PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(Arc::new(data.to_vec())) });
+    }
+    let mut field_data: Option<PortData> = None;
+    for &i in order.iter().rev() {
+        let info = &arch.stages[i];
+        let inputs: Vec<PortData> = info
+            .outputs
+            .iter()
+            .map(|id| values.get(id).cloned().ok_or_else(|| Error::corrupt(format!("buffer {id} is neither archived nor rebuilt"))))
+            .collect::<Result<_>>()?;
+        let outs = stages[i].record_inverse(&mut r, &inputs, opts)?;
+        if outs.len() != info.inputs.len() {
+            return Err(Error::Pipeline("inverse produced the wrong number of outputs".into()));
+        }
+        for (id, o) in info.inputs.iter().zip(outs) {
+            if *id == EXTERNAL_ID {
+                if i == primary {
+                    field_data = Some(o);
+                }
+            } else {
+                values.entry(*id).or_insert(o);
+            }
+        }
+    }
+    let pst = &stages[primary];
+    let dtype = pst.inputs()[0].dtype;
+    let (slice, len) = field_data.ok_or_else(|| Error::corrupt("primary stage produced no field"))?.device("field")?;
+    if len != arch.header.uncompressed_size || len % dtype.size() as u64 != 0 {
+        return Err(Error::corrupt(format!("reconstructed {len} bytes, the header says {}", arch.header.uncompressed_size)));
+    }
+    r.submit()?;
+    let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
+    bytes.truncate(len as usize);
+    let count = len / dtype.size() as u64;
+    let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
+    let mut report = RunReport {
+        kernel_seconds: r.kernel_seconds,
+        submissions: r.submissions,
+        backend: be.info().kind.name().into(),
+        adapter: be.info().adapter.clone(),
+        notes,
+        ..Default::default()
+    };
+    drop(r);
+    for (i, s) in stages.iter().enumerate() {
+        for note in s.run_notes() {
+            report.notes.push((arch.stages[i].name.clone(), note));
+        }
+        if let Some(b) = s.resolved_bound() {
+            report.bounds.push((arch.stages[i].name.clone(), b));
+        }
+    }
+    report.wall_seconds = t0.elapsed().as_secs_f64();
+    Ok(Decompressed { field: Field::new(dtype, dims, bytes)?, report })
+}

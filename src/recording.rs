@@ -1,0 +1,144 @@
+//! The backend-neutral command list that stages record: kernel dispatches addressed by
+//! [`Kernel`] with their params and buffer bindings, buffer clears and copies, and
+//! readbacks resolved after the one submission. Stages import this module, never a
+//! backend.
+
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::kernels::Kernel;
+
+/// A device buffer handle, owned by a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BufId(pub u32);
+
+/// A byte window of a buffer (offset and size multiples of 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufSlice {
+    pub buf: BufId,
+    pub offset: u64,
+    pub size: u64,
+}
+
+impl BufSlice {
+    pub fn new(buf: BufId, offset: u64, size: u64) -> Self {
+        BufSlice { buf, offset, size }
+    }
+}
+
+/// One recorded operation.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Run `kernel` over `groups` workgroups (the backend lays them out in a 2-D grid).
+    /// `bindings` follow the WGSL binding order, the params uniform excluded.
+    Dispatch { kernel: Kernel, f64: bool, params: Vec<u8>, bindings: Vec<BufSlice>, groups: u32 },
+    /// Zero a window.
+    Clear { dst: BufSlice },
+    /// Copy `src` into `dst` (same size).
+    Copy { src: BufSlice, dst: BufSlice },
+}
+
+/// A list of commands for one submission, plus windows read back after it.
+#[derive(Debug, Default, Clone)]
+pub struct Recording {
+    pub commands: Vec<Command>,
+    pub readbacks: Vec<BufSlice>,
+}
+
+impl Recording {
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty() && self.readbacks.is_empty()
+    }
+}
+
+/// Records commands against a backend, allocating buffers from its pool. Temporary
+/// buffers are released when the recorder is dropped (after the submission).
+pub struct Recorder<'b> {
+    pub backend: &'b dyn Backend,
+    pub rec: Recording,
+    temps: Vec<BufId>,
+    /// Readback results of earlier submissions, indexed as returned by `readback`.
+    results: Vec<Vec<u8>>,
+    /// Kernel seconds summed over this recorder's submissions.
+    pub kernel_seconds: Option<f64>,
+    pub submissions: u32,
+}
+
+impl<'b> Recorder<'b> {
+    pub fn new(backend: &'b dyn Backend) -> Self {
+        Recorder { backend, rec: Recording::default(), temps: Vec::new(), results: Vec::new(), kernel_seconds: None, submissions: 0 }
+    }
+
+    /// A buffer that lives until the recorder is dropped (after the run's downloads).
+    pub fn alloc(&mut self, bytes: u64) -> Result<BufId> {
+        let id = self.backend.create_buffer(bytes.max(16))?;
+        self.temps.push(id);
+        Ok(id)
+    }
+
+    /// Alias of [`Recorder::alloc`] for scratch space.
+    pub fn temp(&mut self, bytes: u64) -> Result<BufId> {
+        self.alloc(bytes)
+    }
+
+    pub fn dispatch<P: bytemuck::Pod>(&mut self, kernel: Kernel, f64: bool, params: &P, bindings: &[BufSlice], groups: u64) -> Result<()> {
+        if groups == 0 {
+            return Ok(());
+        }
+        let groups = u32::try_from(groups).map_err(|_| Error::TooLarge {
+            what: format!("{} workgroups", kernel.name()),
+            actual: groups,
+            limit: u32::MAX as u64,
+        })?;
+        self.rec.commands.push(Command::Dispatch {
+            kernel,
+            f64,
+            params: bytemuck::bytes_of(params).to_vec(),
+            bindings: bindings.to_vec(),
+            groups,
+        });
+        Ok(())
+    }
+
+    pub fn clear(&mut self, dst: BufSlice) {
+        self.rec.commands.push(Command::Clear { dst });
+    }
+
+    pub fn copy(&mut self, src: BufSlice, dst: BufSlice) {
+        self.rec.commands.push(Command::Copy { src, dst });
+    }
+
+    /// Ask for `slice` to be read back after the next submission; returns its index
+    /// for [`Recorder::result`].
+    pub fn readback(&mut self, slice: BufSlice) -> usize {
+        self.rec.readbacks.push(slice);
+        self.results.len() + self.rec.readbacks.len() - 1
+    }
+
+    /// Submit everything recorded so far as one submission and wait for it.
+    pub fn submit(&mut self) -> Result<()> {
+        if self.rec.is_empty() {
+            return Ok(());
+        }
+        let rec = std::mem::take(&mut self.rec);
+        let sub = self.backend.submit(&rec)?;
+        self.submissions += 1;
+        if let Some(t) = sub.kernel_seconds {
+            *self.kernel_seconds.get_or_insert(0.0) += t;
+        }
+        self.results.extend(sub.readbacks);
+        Ok(())
+    }
+
+    /// The bytes of readback `index` (after the submission that carried it).
+    pub fn result(&self, index: usize) -> Result<&[u8]> {
+        self.results.get(index).map(|v| v.as_slice()).ok_or_else(|| Error::Device(format!("readback {index} not available yet")))
+    }
+}
+
+impl Drop for Recorder<'_> {
+    fn drop(&mut self) {
+        for id in self.temps.drain(..) {
+            self.backend.release_buffer(id);
+        }
+    }
+}

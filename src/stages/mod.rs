@@ -1,0 +1,198 @@
+//! The algorithm layer. A [`Stage`] declares its ports, its config (at most 128 bytes
+//! in the archive) and records its kernels into a [`Recorder`]; it never touches a
+//! backend type. Stages are registered by their StageType id, which is never reused.
+
+pub mod szx;
+
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::recording::{BufSlice, Recorder};
+use crate::types::{DataType, Dims, ErrorBound};
+use std::sync::Arc;
+
+/// StageType ids of the FZM format (REFERENCE.md). Never reused or renumbered.
+pub mod ids {
+    pub const LORENZO_QUANT: u16 = 1;
+    pub const DIFFERENCE: u16 = 2;
+    pub const SCALE: u16 = 3;
+    pub const PASSTHROUGH: u16 = 4;
+    pub const RLE: u16 = 5;
+    pub const HUFFMAN: u16 = 6;
+    pub const BITPACK: u16 = 7;
+    pub const SPLIT: u16 = 10;
+    pub const MERGE: u16 = 11;
+    pub const LORENZO: u16 = 12;
+    pub const QUANTIZER: u16 = 14;
+    pub const ZIGZAG: u16 = 15;
+    pub const NEGABINARY: u16 = 16;
+    pub const BITSHUFFLE: u16 = 17;
+    pub const RZE: u16 = 18;
+    pub const ADM: u16 = 19;
+    pub const ANS: u16 = 20;
+    pub const SZX: u16 = 36;
+    pub const SZP: u16 = 37;
+}
+
+/// Maximum serialized config size of a stage.
+pub const MAX_CONFIG_BYTES: usize = 128;
+
+/// A named, typed port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortSpec {
+    pub name: String,
+    pub dtype: DataType,
+}
+
+impl PortSpec {
+    pub fn new(name: &str, dtype: DataType) -> Self {
+        PortSpec { name: name.to_string(), dtype }
+    }
+}
+
+/// How the length of a deferred part becomes known: fixed, or a u32 word of a
+/// readback times a scale.
+#[derive(Debug, Clone, Copy)]
+pub enum PartLen {
+    Fixed(u64),
+    Readback { index: usize, word: usize, scale: u64 },
+}
+
+/// One piece of a deferred output: the first `len` bytes of `slice`.
+#[derive(Debug, Clone, Copy)]
+pub struct Part {
+    pub slice: BufSlice,
+    pub len: PartLen,
+}
+
+/// Data on a port.
+#[derive(Debug, Clone)]
+pub enum PortData {
+    /// Contiguous bytes in a device window whose length is known on the host; `host`
+    /// holds a host copy when one exists (archive buffers on decode).
+    Device { slice: BufSlice, len: u64, host: Option<Arc<Vec<u8>>> },
+    /// Assembled on the host after the submission from parts whose lengths are read
+    /// back at the end: only for outputs that go to the archive.
+    Deferred { parts: Vec<Part> },
+}
+
+impl PortData {
+    pub fn device(&self, what: &str) -> Result<(BufSlice, u64)> {
+        match self {
+            PortData::Device { slice, len, .. } => Ok((*slice, *len)),
+            PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input is a deferred archive output and cannot feed another stage"))),
+        }
+    }
+}
+
+/// Per-run options that affect how (not what) a stage records.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Cap on the bytes one kernel binding may cover (default: the device limit).
+    /// Smaller values exercise the chunked paths on small data; they never change the
+    /// archive bytes.
+    pub max_chunk_bytes: Option<u64>,
+}
+
+/// A compression stage.
+pub trait Stage: Send {
+    /// StageType id written into the archive.
+    fn type_id(&self) -> u16;
+    /// TOML `type` name.
+    fn type_name(&self) -> &'static str;
+    /// Version of the stage's config and buffer layout.
+    fn version(&self) -> u16 {
+        1
+    }
+    /// Forward input ports.
+    fn inputs(&self) -> Vec<PortSpec>;
+    /// Forward output ports.
+    fn outputs(&self) -> Vec<PortSpec>;
+    /// Adapt to the data type arriving on forward input `port` (for stages fed by the
+    /// raw field); an error when the stage cannot take it.
+    fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
+        let want = self.inputs().get(port).map(|p| p.dtype).unwrap_or(DataType::Unknown);
+        if want == dtype || want == DataType::Unknown {
+            Ok(())
+        } else {
+            Err(Error::Pipeline(format!("{} takes {want} on input {port}, got {dtype}", self.type_name())))
+        }
+    }
+    /// The pipeline's dims (x fastest).
+    fn set_dims(&mut self, _dims: Dims) {}
+    /// Lossy stages take a new bound (CLI/API override) and return true.
+    fn override_bound(&mut self, _eb: ErrorBound) -> bool {
+        false
+    }
+    /// Safe upper bounds of the forward outputs, from the input sizes in bytes.
+    fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64>;
+    /// Whether the forward path records without any host readback mid-pipeline.
+    fn graph_compatible(&self) -> bool {
+        true
+    }
+    /// Host decisions that need device data before recording (e.g. NOA's range). The
+    /// inputs are on the device already (earlier work has been submitted).
+    fn prepare_forward(&mut self, _r: &mut Recorder, _inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
+        Ok(())
+    }
+    /// Record the forward kernels.
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    /// After the submission: the host bytes of this stage's archived outputs (None for
+    /// outputs consumed by other stages).
+    fn finish_forward(&mut self, _outputs: &[Option<&[u8]>]) -> Result<()> {
+        Ok(())
+    }
+    /// Record the inverse kernels: inputs are the forward outputs, outputs rebuild the
+    /// forward inputs.
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    /// Serialized config (at most [`MAX_CONFIG_BYTES`]).
+    fn config_bytes(&self) -> Vec<u8>;
+    /// Human-readable config, for `info`.
+    fn describe(&self) -> Vec<(String, String)>;
+    /// Short machine-readable tokens about what the last run did.
+    fn run_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The resolved absolute bound of the last run, for lossy stages.
+    fn resolved_bound(&self) -> Option<f64> {
+        None
+    }
+    /// Dims of the field this stage reconstructs (decode side).
+    fn field_dims(&self) -> Option<Dims> {
+        None
+    }
+    /// Whether the forward kernels need SHADER_F64 on this config.
+    fn needs_f64(&self) -> bool {
+        false
+    }
+}
+
+/// Build a stage from its archived type id, version and config bytes.
+pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn Stage>> {
+    match type_id {
+        ids::SZX => Ok(Box::new(szx::SzxStage::from_config(version, config)?)),
+        other => Err(Error::UnknownStage(format!("id {other}"))),
+    }
+}
+
+/// Build a stage from a TOML `[[stage]]` table (its `type` already read).
+pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Result<Box<dyn Stage>> {
+    match type_name {
+        "SZx" => Ok(Box::new(szx::SzxStage::from_toml(t)?)),
+        other => Err(Error::UnknownStage(format!("'{other}' (known: SZx)"))),
+    }
+}
+
+/// Name of a stage type id, if known.
+pub fn type_name_of(id: u16) -> &'static str {
+    match id {
+        ids::SZX => "SZx",
+        ids::SZP => "SZp",
+        ids::QUANTIZER => "Quantizer",
+        ids::LORENZO => "Lorenzo",
+        _ => "?",
+    }
+}
+
+pub(crate) fn backend_of<'a>(r: &'a Recorder) -> &'a dyn Backend {
+    r.backend
+}

@@ -1,0 +1,653 @@
+//! The SZx stage (StageType 36): a fused whole compressor. Per block of `block_size`
+//! values: constant (one midpoint), quantized (reference + fixed-width codes) or raw
+//! (verbatim). Output buffer layout (FORMAT.md):
+//!
+//! ```text
+//! [ meta: u16 per block = type | width << 8 ][ zero pad to 8 bytes ]
+//! [ payload: per block at its scanned word offset ]
+//!     constant  : reference (1 word f32, 2 words f64)
+//!     quantized : reference, then len codes of `width` bits, LSB-first, padded to a
+//!                 word (f64: to an even word count)
+//!     raw       : the len values verbatim
+//! ```
+//! Offsets are the exclusive scan of the per-block costs; the decoder recomputes them.
+
+use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage, MAX_CONFIG_BYTES};
+use crate::backend::cpu::szx::{block_cost, unkey32, unkey64, SzxFloat, BT_CONST, BT_QUANT, BT_RAW};
+use crate::error::{Error, Result};
+use crate::kernels::params::{RangeParams, SzxParams32, SzxParams64};
+use crate::kernels::scan::record_exclusive_scan;
+use crate::kernels::Kernel;
+use crate::pipeline::config::Keys;
+use crate::recording::{BufSlice, Recorder};
+use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
+use std::sync::Arc;
+
+pub const MAX_BLOCK_SIZE: u32 = 4096;
+pub const DEFAULT_BLOCK_SIZE: u32 = 128;
+const CONFIG_VERSION: u8 = 1;
+const CONFIG_BYTES: usize = 104;
+/// Blocks per chunk are a multiple of this, so chunk windows stay 256-byte aligned.
+const CHUNK_BLOCK_ALIGN: u64 = 128;
+/// Elements per szx_range_partial workgroup.
+const RANGE_PER_GROUP: u64 = crate::backend::cpu::szx::RANGE_PER_GROUP as u64;
+
+/// User-facing settings of the SZx stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SzxConfig {
+    pub dtype: DataType,
+    pub block_size: u32,
+    pub bound: ErrorBound,
+}
+
+impl Default for SzxConfig {
+    fn default() -> Self {
+        SzxConfig { dtype: DataType::F32, block_size: DEFAULT_BLOCK_SIZE, bound: ErrorBound { mode: ErrorMode::Abs, value: 1e-3 } }
+    }
+}
+
+/// What a run resolved (stored in the archive).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Resolved {
+    n: u64,
+    dims: Dims,
+    eb_abs: f64,
+    /// The bound actually checked, rounded down to the element type (bits).
+    eb_t_bits: u64,
+    exact: bool,
+    range: Option<(f64, f64)>,
+}
+
+/// Block-type counts of the last forward run (or of the decoded archive).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SzxStats {
+    pub constant: u64,
+    pub quantized: u64,
+    pub raw: u64,
+}
+
+/// The SZx stage.
+#[derive(Debug, Clone)]
+pub struct SzxStage {
+    cfg: SzxConfig,
+    dims: Option<Dims>,
+    resolved: Option<Resolved>,
+    stats: Option<SzxStats>,
+}
+
+/// Chunk geometry of one run.
+#[derive(Debug, Clone, Copy)]
+struct Geo {
+    n: u64,
+    bs: u64,
+    nb: u64,
+    /// blocks per chunk
+    cb: u64,
+    nchunks: u64,
+    /// bytes per value
+    sz: u64,
+}
+
+impl Geo {
+    fn chunk(&self, k: u64) -> (u64, u64, u64) {
+        let b0 = k * self.cb;
+        let nbk = self.cb.min(self.nb - b0);
+        let e0 = b0 * self.bs;
+        let nk = (self.n - e0).min(nbk * self.bs);
+        (b0, nbk, nk)
+    }
+    fn meta_pad(&self) -> u64 {
+        (2 * self.nb).next_multiple_of(8)
+    }
+}
+
+impl SzxStage {
+    pub fn new(cfg: SzxConfig) -> Result<Self> {
+        if !(1..=MAX_BLOCK_SIZE).contains(&cfg.block_size) {
+            return Err(Error::config(format!("SZx block_size must be in 1..={MAX_BLOCK_SIZE}, got {}", cfg.block_size)));
+        }
+        if !matches!(cfg.dtype, DataType::F32 | DataType::F64) {
+            return Err(Error::config(format!("SZx data_type must be float32 or float64, got {}", cfg.dtype)));
+        }
+        ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
+        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None })
+    }
+
+    pub fn config(&self) -> &SzxConfig {
+        &self.cfg
+    }
+
+    /// Fraction of constant blocks in the last forward run (or the decoded archive).
+    pub fn constant_block_fraction(&self) -> Option<f64> {
+        self.stats.map(|s| {
+            let t = s.constant + s.quantized + s.raw;
+            if t == 0 {
+                0.0
+            } else {
+                s.constant as f64 / t as f64
+            }
+        })
+    }
+
+    pub fn stats(&self) -> Option<SzxStats> {
+        self.stats
+    }
+
+    /// Parse a `[[stage]]` table of type SZx.
+    pub fn from_toml(t: &mut Keys) -> Result<Self> {
+        let mut cfg = SzxConfig::default();
+        if let Some(s) = t.str("data_type")? {
+            cfg.dtype = DataType::from_toml_name(&s)?;
+        }
+        if let Some(b) = t.int("block_size")? {
+            cfg.block_size = u32::try_from(b).map_err(|_| Error::config(format!("SZx block_size {b} out of range")))?;
+        }
+        let mode = match t.str("error_bound_mode")? {
+            Some(m) => m.parse()?,
+            None => ErrorMode::Abs,
+        };
+        let value = t.float("error_bound")?.unwrap_or(1e-3);
+        cfg.bound = ErrorBound::new(mode, value)?;
+        Self::new(cfg)
+    }
+
+    fn sz(&self) -> u64 {
+        self.cfg.dtype.size() as u64
+    }
+
+    fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
+        let info = r.backend.info();
+        let sz = self.sz();
+        let bs = self.cfg.block_size as u64;
+        let nb = n.div_ceil(bs);
+        // keep every in-kernel word index below 2^32
+        let mut limit = info.max_binding_bytes.min((1u64 << 31) - 256);
+        if let Some(m) = opts.max_chunk_bytes {
+            limit = limit.min(m);
+        }
+        let per_block = bs * sz;
+        let cb = (limit.saturating_sub(256) / per_block) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
+        if cb == 0 {
+            return Err(Error::TooLarge {
+                what: format!("minimum SZx chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs} {}) plus 256 bytes", self.cfg.dtype),
+                actual: CHUNK_BLOCK_ALIGN * per_block + 256,
+                limit,
+            });
+        }
+        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
+        let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb), sz };
+        let total_bytes = n * sz;
+        if total_bytes > info.max_buffer_bytes {
+            return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit: info.max_buffer_bytes });
+        }
+        Ok(g)
+    }
+
+    fn resolve_bound(&self, n: u64, range: Option<(f64, f64)>) -> Result<Resolved> {
+        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
+        let v = self.cfg.bound.value;
+        let (eb_abs, range) = match self.cfg.bound.mode {
+            ErrorMode::Abs => (v, None),
+            ErrorMode::Noa | ErrorMode::Rel => {
+                let rg = range.ok_or_else(|| Error::Pipeline("SZx: range not computed before recording".into()))?;
+                let e = if rg.0 > rg.1 {
+                    0.0 // no finite values
+                } else if self.cfg.bound.mode == ErrorMode::Noa {
+                    v * (rg.1 - rg.0)
+                } else {
+                    v * rg.0.abs().max(rg.1.abs())
+                };
+                (e, Some(rg))
+            }
+        };
+        if eb_abs.is_nan() || eb_abs < 0.0 {
+            return Err(Error::ErrorBound(format!("SZx: resolved bound {eb_abs} is invalid")));
+        }
+        let (eb_t_bits, exact) = match self.cfg.dtype {
+            DataType::F32 => {
+                let t = f32::round_down_from_f64(eb_abs.min(f32::BIG as f64));
+                (t.to_bits() as u64, t < f32::TINY)
+            }
+            _ => {
+                let t = eb_abs.min(f64::BIG);
+                (t.to_bits(), t < f64::TINY)
+            }
+        };
+        Ok(Resolved { n, dims, eb_abs, eb_t_bits, exact, range })
+    }
+
+    fn params_bytes(&self, res: &Resolved, n: u64, nblocks: u64, chunk: u64, word_base: u64) -> Vec<u8> {
+        fn fill<F: SzxFloat>(eb: F, exact: bool) -> (F, F, F, F, F, u32) {
+            let step = eb.add(eb);
+            let inv = F::from_f64(1.0 / step.to_f64());
+            (eb, inv, step, F::TINY, F::pow2(F::MAXW as i32), exact as u32)
+        }
+        let bs = self.cfg.block_size;
+        match self.cfg.dtype {
+            DataType::F32 => {
+                let (eb, inv, step, tiny, two_maxw, exact) = fill(f32::from_bits(res.eb_t_bits as u32), res.exact);
+                let p = SzxParams32 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nblocks as u32,
+                    exact,
+                    chunk: chunk as u32,
+                    word_base: word_base as u32,
+                    eb,
+                    inv,
+                    step,
+                    one: 1.0,
+                    tiny,
+                    two_maxw,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&p).to_vec()
+            }
+            _ => {
+                let (eb, inv, step, tiny, two_maxw, exact) = fill(f64::from_bits(res.eb_t_bits), res.exact);
+                let p = SzxParams64 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nblocks as u32,
+                    exact,
+                    chunk: chunk as u32,
+                    word_base: word_base as u32,
+                    eb,
+                    inv,
+                    step,
+                    one: 1.0,
+                    tiny,
+                    two_maxw,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&p).to_vec()
+            }
+        }
+    }
+
+    fn is_f64(&self) -> bool {
+        self.cfg.dtype == DataType::F64
+    }
+
+    /// Parse a meta region: per-chunk payload words, block-type counts; every entry
+    /// checked.
+    fn scan_meta(&self, g: &Geo, meta: &[u8], exact: bool) -> Result<(Vec<u64>, SzxStats)> {
+        let maxw = if self.is_f64() { f64::MAXW } else { f32::MAXW };
+        let mut per_chunk = vec![0u64; g.nchunks as usize];
+        let mut st = SzxStats::default();
+        for b in 0..g.nb {
+            let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
+            let (t, w) = (inf & 0xff, inf >> 8);
+            let len = (g.n - b * g.bs).min(g.bs) as u32;
+            match t {
+                BT_CONST => st.constant += 1,
+                BT_QUANT if w <= maxw && !exact => st.quantized += 1,
+                BT_RAW if w == 0 => st.raw += 1,
+                _ => return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}"))),
+            }
+            let c = if self.is_f64() { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
+            per_chunk[(b / g.cb) as usize] += c as u64;
+        }
+        Ok((per_chunk, st))
+    }
+
+    fn store_config(&self, res: &Resolved) -> Vec<u8> {
+        let mut b = Vec::with_capacity(CONFIG_BYTES);
+        b.push(CONFIG_VERSION);
+        b.push(self.cfg.dtype as u8);
+        b.push(self.cfg.bound.mode.code());
+        b.push(res.exact as u8);
+        b.extend_from_slice(&self.cfg.block_size.to_le_bytes());
+        b.extend_from_slice(&res.n.to_le_bytes());
+        for d in [res.dims.x, res.dims.y, res.dims.z] {
+            b.extend_from_slice(&d.to_le_bytes());
+        }
+        b.extend_from_slice(&self.cfg.bound.value.to_le_bytes());
+        b.extend_from_slice(&res.eb_abs.to_le_bytes());
+        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
+        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
+        b.extend_from_slice(&lo.to_le_bytes());
+        b.extend_from_slice(&hi.to_le_bytes());
+        let st = self.stats.unwrap_or_default();
+        for c in [st.constant, st.quantized, st.raw] {
+            b.extend_from_slice(&c.to_le_bytes());
+        }
+        debug_assert_eq!(b.len(), CONFIG_BYTES);
+        b
+    }
+
+    /// Rebuild the stage from its archived config, checking every field.
+    pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
+        if version != 1 {
+            return Err(Error::corrupt(format!("SZx stage version {version} unknown (this build reads 1)")));
+        }
+        if c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION {
+            return Err(Error::corrupt(format!("SZx config of {} bytes / version {} (want {CONFIG_BYTES} / {CONFIG_VERSION})", c.len(), c.first().copied().unwrap_or(0))));
+        }
+        let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
+        let f64_at = |o: usize| f64::from_bits(u64_at(o));
+        let dtype = DataType::from_code(c[1]).filter(|d| matches!(d, DataType::F32 | DataType::F64)).ok_or_else(|| Error::corrupt("SZx data type"))?;
+        let mode = ErrorMode::from_code(c[2]).ok_or_else(|| Error::corrupt("SZx error mode"))?;
+        if c[3] > 1 {
+            return Err(Error::corrupt("SZx flags"));
+        }
+        let exact = c[3] == 1;
+        let block_size = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+        if !(1..=MAX_BLOCK_SIZE).contains(&block_size) {
+            return Err(Error::corrupt(format!("SZx block size {block_size}")));
+        }
+        let n = u64_at(8);
+        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SZx dims"))?;
+        if dims.len() != n || n == 0 {
+            return Err(Error::corrupt(format!("SZx dims {dims} do not hold {n} elements")));
+        }
+        let value = f64_at(40);
+        let eb_abs = f64_at(48);
+        let eb_t_bits = u64_at(56);
+        let ok_bound = match dtype {
+            DataType::F32 => {
+                let t = f32::from_bits(eb_t_bits as u32);
+                eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
+            }
+            _ => {
+                let t = f64::from_bits(eb_t_bits);
+                t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
+            }
+        };
+        if !ok_bound || !(value.is_finite() && value > 0.0) {
+            return Err(Error::corrupt("SZx error bound fields"));
+        }
+        let (lo, hi) = (f64_at(64), f64_at(72));
+        let range = if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) };
+        let stats = SzxStats { constant: u64_at(80), quantized: u64_at(88), raw: u64_at(96) };
+        Ok(SzxStage {
+            cfg: SzxConfig { dtype, block_size, bound: ErrorBound { mode, value } },
+            dims: Some(dims),
+            resolved: Some(Resolved { n, dims, eb_abs, eb_t_bits, exact, range }),
+            stats: Some(stats),
+        })
+    }
+}
+
+impl Stage for SzxStage {
+    fn type_id(&self) -> u16 {
+        ids::SZX
+    }
+    fn type_name(&self) -> &'static str {
+        "SZx"
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("input", self.cfg.dtype)]
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("compressed", DataType::U8)]
+    }
+    fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
+        if port != 0 || !matches!(dtype, DataType::F32 | DataType::F64) {
+            return Err(Error::Pipeline(format!("SZx takes float32 or float64 on input 0, got {dtype} on input {port}")));
+        }
+        self.cfg.dtype = dtype;
+        Ok(())
+    }
+    fn set_dims(&mut self, dims: Dims) {
+        self.dims = Some(dims);
+    }
+    fn override_bound(&mut self, eb: ErrorBound) -> bool {
+        self.cfg.bound = eb;
+        true
+    }
+    fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
+        let n = input_bytes.first().copied().unwrap_or(0) / self.sz();
+        let nb = n.div_ceil(self.cfg.block_size as u64);
+        vec![(2 * nb).next_multiple_of(8) + n * self.sz()]
+    }
+    fn graph_compatible(&self) -> bool {
+        self.cfg.bound.mode == ErrorMode::Abs
+    }
+    fn needs_f64(&self) -> bool {
+        self.is_f64()
+    }
+    fn field_dims(&self) -> Option<Dims> {
+        self.resolved.map(|r| r.dims)
+    }
+
+    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
+        let n = len / self.sz();
+        if n == 0 || len % self.sz() != 0 {
+            return Err(Error::Input(format!("SZx: {len} input bytes are not a whole number of {} values", self.cfg.dtype)));
+        }
+        if self.cfg.bound.mode == ErrorMode::Abs {
+            self.resolved = Some(self.resolve_bound(n, None)?);
+            return Ok(());
+        }
+        // NOA / REL: min and max of the finite values, reduced on the device.
+        let g = self.geometry(r, n, opts)?;
+        let f64v = self.is_f64();
+        let wt = self.sz() / 4;
+        let results = r.alloc(256 * g.nchunks)?;
+        let chunk_elems = g.cb * g.bs;
+        let max_parts = chunk_elems.div_ceil(RANGE_PER_GROUP);
+        let parts = r.temp(max_parts * 2 * wt * 4)?;
+        for k in 0..g.nchunks {
+            let (_, _, nk) = g.chunk(k);
+            let np = nk.div_ceil(RANGE_PER_GROUP);
+            let rp = RangeParams { n: nk as u32, nparts: np as u32, ..Default::default() };
+            let inw = BufSlice::new(input.buf, input.offset + k * chunk_elems * self.sz(), nk * self.sz());
+            let pw = BufSlice::new(parts, 0, np * 2 * wt * 4);
+            r.dispatch(Kernel::SzxRangePartial, f64v, &rp, &[inw, pw], np)?;
+            r.dispatch(Kernel::SzxRangeFinal, f64v, &rp, &[pw, BufSlice::new(results, 256 * k, 2 * wt * 4)], 1)?;
+        }
+        let idx = r.readback(BufSlice::new(results, 0, 256 * g.nchunks));
+        r.submit()?;
+        let bytes = r.result(idx)?;
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for k in 0..g.nchunks as usize {
+            let w = &words[k * 64..];
+            let (a, b) = if f64v {
+                let kmin = (w[1], w[0]);
+                let kmax = (w[3], w[2]);
+                if kmin > kmax {
+                    continue;
+                }
+                (f64::from_bits(unkey64(kmin)), f64::from_bits(unkey64(kmax)))
+            } else {
+                if w[0] > w[1] {
+                    continue;
+                }
+                (f32::from_bits(unkey32(w[0])) as f64, f32::from_bits(unkey32(w[1])) as f64)
+            };
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        self.resolved = Some(self.resolve_bound(n, Some((lo, hi)))?);
+        Ok(())
+    }
+
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
+        let n = len / self.sz();
+        let res = match self.resolved {
+            Some(res) if res.n == n => res,
+            _ => {
+                if self.cfg.bound.mode != ErrorMode::Abs {
+                    return Err(Error::Pipeline("SZx: prepare_forward must run before record_forward".into()));
+                }
+                let res = self.resolve_bound(n, None)?;
+                self.resolved = Some(res);
+                res
+            }
+        };
+        let g = self.geometry(r, n, opts)?;
+        let f64v = self.is_f64();
+        let sz = self.sz();
+        let meta = r.alloc(g.meta_pad())?;
+        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+        let totals = r.alloc(4 * g.nchunks)?;
+        let info = r.temp(4 * g.cb)?;
+        let refs = r.temp(8 * g.cb)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
+        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let p = self.params_bytes(&res, nk, nbk, k, 0);
+            let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
+            let info_w = BufSlice::new(info, 0, 4 * nbk);
+            let refs_w = BufSlice::new(refs, 0, sz * nbk);
+            let cost_w = BufSlice::new(cost, 0, 4 * nbk);
+            let off_w = BufSlice::new(offsets, 0, 4 * nbk);
+            let payload = r.alloc(nk * sz)?;
+            let pay_w = BufSlice::new(payload, 0, nk * sz);
+            let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
+            push_dispatch(r, Kernel::SzxClassify, f64v, &p, &[inw, inw, info_w, refs_w, cost_w], nbk)?;
+            record_exclusive_scan(r, cost_w, off_w, nbk)?;
+            push_dispatch(
+                r,
+                Kernel::SzxPack,
+                f64v,
+                &p,
+                &[inw, inw, info_w, refs_w, refs_w, off_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
+                nbk,
+            )?;
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
+        }
+        Ok(vec![PortData::Deferred { parts }])
+    }
+
+    fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
+        let res = self.resolved.ok_or_else(|| Error::Pipeline("SZx: finish before run".into()))?;
+        if let Some(Some(bytes)) = outputs.first() {
+            let nb = res.n.div_ceil(self.cfg.block_size as u64);
+            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1, sz: self.sz() };
+            if (bytes.len() as u64) < g.meta_pad() {
+                return Err(Error::Device("SZx output shorter than its meta region".into()));
+            }
+            let (_, st) = self.scan_meta(&g, &bytes[..g.meta_pad() as usize], res.exact)?;
+            self.stats = Some(st);
+        }
+        Ok(())
+    }
+
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
+        let (slice, len, host) = match inputs.first() {
+            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
+            _ => return Err(Error::Pipeline("SZx inverse: input must be a device buffer".into())),
+        };
+        let host = match host {
+            Some(h) => h,
+            None => {
+                r.submit()?;
+                Arc::new(r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0))
+            }
+        };
+        let g = self.geometry(r, res.n, opts)?;
+        let sz = self.sz();
+        if len < g.meta_pad() || host.len() as u64 != len {
+            return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
+        }
+        if host[(2 * g.nb) as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            return Err(Error::corrupt("SZx meta padding is not zero"));
+        }
+        let (per_chunk, st) = self.scan_meta(&g, &host[..g.meta_pad() as usize], res.exact)?;
+        let total_words: u64 = per_chunk.iter().sum();
+        if g.meta_pad() + total_words * 4 != len {
+            return Err(Error::corrupt(format!(
+                "SZx payload is {} bytes, the meta region describes {}",
+                len - g.meta_pad(),
+                total_words * 4
+            )));
+        }
+        self.stats = Some(st);
+        let f64v = self.is_f64();
+        let out = r.alloc(res.n * sz)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let align = r.backend.info().storage_align.max(8);
+        let mut pstart = 0u64; // payload word offset of the chunk
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let words = per_chunk[k as usize];
+            let abs_start = slice.offset + g.meta_pad() + pstart * 4;
+            let win_start = abs_start / align * align;
+            let word_base = (abs_start - win_start) / 4;
+            let pay_w = BufSlice::new(slice.buf, win_start, abs_start - win_start + words * 4);
+            let p = self.params_bytes(&res, nk, nbk, k, word_base);
+            let meta_w = BufSlice::new(slice.buf, slice.offset + 2 * b0, (2 * nbk).next_multiple_of(4));
+            let cost_w = BufSlice::new(cost, 0, 4 * nbk);
+            let off_w = BufSlice::new(offsets, 0, 4 * nbk);
+            let out_w = BufSlice::new(out, b0 * g.bs * sz, nk * sz);
+            push_dispatch(r, Kernel::SzxMetaCost, f64v, &p, &[meta_w, cost_w], nbk.div_ceil(256))?;
+            record_exclusive_scan(r, cost_w, off_w, nbk)?;
+            push_dispatch(r, Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
+            pstart += words;
+        }
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
+    }
+
+    fn config_bytes(&self) -> Vec<u8> {
+        match &self.resolved {
+            Some(res) => self.store_config(res),
+            None => Vec::new(),
+        }
+    }
+
+    fn describe(&self) -> Vec<(String, String)> {
+        let mut v = vec![
+            ("data_type".to_string(), self.cfg.dtype.to_string()),
+            ("block_size".to_string(), self.cfg.block_size.to_string()),
+            ("error_bound".to_string(), format!("{:e}", self.cfg.bound.value)),
+            ("error_bound_mode".to_string(), self.cfg.bound.mode.to_string()),
+        ];
+        if let Some(res) = &self.resolved {
+            v.push(("elements".into(), res.n.to_string()));
+            v.push(("dims".into(), res.dims.to_string()));
+            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
+            let checked = if self.is_f64() { f64::from_bits(res.eb_t_bits) } else { f32::from_bits(res.eb_t_bits as u32) as f64 };
+            v.push(("checked_bound".into(), format!("{checked:e}")));
+            if let Some((lo, hi)) = res.range {
+                v.push(("value_range".into(), format!("[{lo:e}, {hi:e}]")));
+            }
+        }
+        v
+    }
+
+    fn run_notes(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let (Some(f), Some(st)) = (self.constant_block_fraction(), self.stats) {
+            v.push(format!("constant_block_fraction={f:.4}"));
+            if st.raw > 0 {
+                v.push(format!("raw_blocks={}", st.raw));
+            }
+        }
+        if let Some(res) = &self.resolved {
+            if res.exact {
+                v.push("lossless_exact_mode".into());
+            }
+        }
+        v
+    }
+
+    fn resolved_bound(&self) -> Option<f64> {
+        self.resolved.map(|r| r.eb_abs)
+    }
+}
+
+fn push_dispatch(r: &mut Recorder, k: Kernel, f64v: bool, params: &[u8], bindings: &[BufSlice], groups: u64) -> Result<()> {
+    if groups == 0 {
+        return Ok(());
+    }
+    r.rec.commands.push(crate::recording::Command::Dispatch {
+        kernel: k,
+        f64: f64v,
+        params: params.to_vec(),
+        bindings: bindings.to_vec(),
+        groups: u32::try_from(groups).map_err(|_| Error::TooLarge { what: format!("{} workgroups", k.name()), actual: groups, limit: u32::MAX as u64 })?,
+    });
+    Ok(())
+}
+
+const _: () = assert!(CONFIG_BYTES <= MAX_CONFIG_BYTES);

@@ -1,0 +1,178 @@
+//! Shared test helpers: backends (the GPU one must exist: a missing adapter fails the
+//! test, it never skips), data generators, and an independent f64 bound checker.
+#![allow(dead_code)]
+
+use fzwgpu::backend::cpu::CpuBackend;
+use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+use fzwgpu::backend::Backend;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+/// The wgpu backend. Fails (panics) when no adapter is found; when WGPU_BACKEND is
+/// set to vulkan, asserts that the adapter really is a Vulkan one.
+pub fn gpu() -> Arc<dyn Backend> {
+    static GPU: OnceLock<Arc<WgpuBackend>> = OnceLock::new();
+    let b = GPU.get_or_init(|| {
+        let b = WgpuBackend::new(&WgpuOptions::default()).unwrap_or_else(|e| {
+            panic!("GPU tests need a wgpu adapter (CI uses lavapipe: apt-get install mesa-vulkan-drivers libvulkan1): {e}")
+        });
+        let i = fzwgpu::Backend::info(&b);
+        eprintln!("GPU test adapter: {} | {} | {} | f64={} subgroups={} timestamps={}", i.adapter, i.api, i.driver, i.shader_f64, i.subgroups, i.timestamps);
+        if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("vulkan")).unwrap_or(false) {
+            assert_eq!(i.api, "Vulkan", "WGPU_BACKEND=vulkan but the adapter is {}", i.api);
+        }
+        Arc::new(b)
+    });
+    b.clone()
+}
+
+pub fn cpu() -> Arc<dyn Backend> {
+    Arc::new(CpuBackend::new())
+}
+
+/// Both backends, named.
+pub fn backends() -> Vec<(&'static str, Arc<dyn Backend>)> {
+    vec![("cpu", cpu()), ("wgpu", gpu())]
+}
+
+/// `../shared/data` next to the repository (CI has it).
+pub fn data_dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("data");
+    assert!(d.is_dir(), "test data folder {} is missing", d.display());
+    d
+}
+
+/// (name, dims fastest-first, values) of every real field.
+pub fn real_fields() -> Vec<(String, fzwgpu::Dims, Vec<f32>)> {
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(data_dir()).unwrap().flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.extension().and_then(|e| e.to_str()) != Some("f32") {
+            continue;
+        }
+        let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+        // trailing _AxBxC is slowest-first in the data README; our dims are fastest-first
+        let dimstr = stem.rsplit('_').next().unwrap();
+        let mut d: Vec<u64> = dimstr.split('x').map(|s| s.parse().unwrap()).collect();
+        d.reverse();
+        let dims: fzwgpu::Dims = d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("x").parse().unwrap();
+        let bytes = std::fs::read(&p).unwrap();
+        let v: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        assert_eq!(v.len() as u64, dims.len(), "{stem}");
+        out.push((stem, dims, v));
+    }
+    assert!(out.len() >= 10, "expected the shared data fields");
+    out
+}
+
+/// Independent bound check in f64: returns (max |x - x'| over finite x, violations).
+/// Non-finite inputs must come back bit-identical.
+pub fn check_bound_f64(orig: &[f64], orig_bits: &[u64], recon: &[f64], recon_bits: &[u64], eb: f64) -> (f64, usize) {
+    assert_eq!(orig.len(), recon.len());
+    let mut max = 0f64;
+    let mut bad = 0;
+    for i in 0..orig.len() {
+        if !orig[i].is_finite() {
+            if orig_bits[i] != recon_bits[i] {
+                bad += 1;
+            }
+            continue;
+        }
+        let e = (orig[i] - recon[i]).abs();
+        if !(e <= eb) {
+            bad += 1;
+        }
+        if e > max || e.is_nan() {
+            max = if e.is_nan() { f64::INFINITY } else { e };
+        }
+    }
+    (max, bad)
+}
+
+/// Check f32 data: differences computed exactly in f64.
+pub fn check_f32(orig: &[f32], recon: &[f32], eb: f64) -> (f64, usize) {
+    let o: Vec<f64> = orig.iter().map(|&x| x as f64).collect();
+    let r: Vec<f64> = recon.iter().map(|&x| x as f64).collect();
+    let ob: Vec<u64> = orig.iter().map(|x| x.to_bits() as u64).collect();
+    let rb: Vec<u64> = recon.iter().map(|x| x.to_bits() as u64).collect();
+    check_bound_f64(&o, &ob, &r, &rb, eb)
+}
+
+/// Check f64 data. The difference of two f64 values is rounded; to stay exact the
+/// check compares x' against x - eb and x + eb computed with an error term.
+pub fn check_f64(orig: &[f64], recon: &[f64], eb: f64) -> (f64, usize) {
+    let ob: Vec<u64> = orig.iter().map(|x| x.to_bits()).collect();
+    let rb: Vec<u64> = recon.iter().map(|x| x.to_bits()).collect();
+    let (max, mut bad) = check_bound_f64(orig, &ob, recon, &rb, eb);
+    // exact re-check of elements whose rounded error is within one ulp of eb
+    for i in 0..orig.len() {
+        if !orig[i].is_finite() {
+            continue;
+        }
+        let e = (orig[i] - recon[i]).abs();
+        if e <= eb && e >= eb * (1.0 - 4.0 * f64::EPSILON) && !exact_within(orig[i], recon[i], eb) {
+            bad += 1;
+        }
+    }
+    (max, bad)
+}
+
+/// |a - b| <= eb decided exactly (two-sum of a - b).
+pub fn exact_within(a: f64, b: f64, eb: f64) -> bool {
+    let s = a - b;
+    let bb = s - a;
+    let err = (a - (s - bb)) + (-b - bb);
+    // exact difference = s + err
+    let abs_s = s.abs();
+    if abs_s < eb {
+        return true;
+    }
+    if abs_s > eb {
+        return false;
+    }
+    // abs_s == eb: within iff err moves toward zero or is zero
+    err == 0.0 || (err < 0.0) == (s > 0.0)
+}
+
+pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+pub fn f32_from(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+pub fn f64_from(b: &[u8]) -> Vec<f64> {
+    b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// Deterministic xorshift generator.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// uniform in [0, 1)
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Range (max - min) of finite values.
+pub fn range_f64(v: &[f64]) -> f64 {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for &x in v {
+        if x.is_finite() {
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+    }
+    if hi >= lo {
+        hi - lo
+    } else {
+        0.0
+    }
+}
