@@ -58,6 +58,8 @@ pub struct WgpuBackend {
     uncaptured: Arc<Mutex<Option<String>>>,
     /// Subgroup variants in use (adapter offers SUBGROUP with sizes the kernels handle).
     use_subgroups: bool,
+    /// Serializes submissions: the params and staging buffers are shared.
+    queue_lock: Mutex<()>,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -165,6 +167,7 @@ impl WgpuBackend {
             lost,
             uncaptured,
             use_subgroups: sg_ok,
+            queue_lock: Mutex::new(()),
         })
     }
 
@@ -422,6 +425,7 @@ impl Backend for WgpuBackend {
     fn submit(&self, rec: &Recording) -> Result<Submission> {
         self.check_alive()?;
         validate_recording(self, rec)?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         // params of every dispatch in one uniform buffer, 256 bytes apart
         let ndisp = rec.commands.iter().filter(|c| matches!(c, Command::Dispatch { .. })).count() as u64;
         let params_buf = if ndisp > 0 {
@@ -513,6 +517,7 @@ impl Backend for WgpuBackend {
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
         self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         // large reads go in pieces so the staging buffer stays bounded
         const PIECE: u64 = 256 << 20;
         let mut out = Vec::with_capacity(slices.len());
