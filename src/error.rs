@@ -61,7 +61,8 @@ impl Error {
     pub(crate) fn config(msg: impl fmt::Display) -> Self {
         Error::Config(msg.to_string())
     }
-    pub(crate) fn io(context: impl fmt::Display, source: std::io::Error) -> Self {
+    /// An I/O error with what was being done.
+    pub fn io(context: impl fmt::Display, source: std::io::Error) -> Self {
         Error::Io { context: context.to_string(), source }
     }
 }

@@ -8,6 +8,7 @@
 pub mod backend;
 pub mod error;
 pub mod kernels;
+pub mod metrics;
 pub mod recording;
 pub mod types;
 

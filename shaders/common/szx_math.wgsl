@@ -33,3 +33,27 @@ fn within(x: FT, y: FT) -> bool {
     }
     return a == P.eb && abs(x) >= P.eb && abs(y) >= P.eb && ((x < FT(0.0)) == (y < FT(0.0)));
 }
+
+// The code of x against reference r: the rounded quotient, or its neighbour when
+// rounding of inv made the rounded quotient miss the bound. .y = 0 when no code in
+// [0, qlim] reconstructs x within eb (the block then goes raw).
+fn code_of(x: FT, r: FT, qlim: u32) -> vec2<u32> {
+    let q = u32(quant(x, r));
+    if (within(x, dequant(q, r))) {
+        return vec2<u32>(q, 1u);
+    }
+    if (q > 0u && within(x, dequant(q - 1u, r))) {
+        return vec2<u32>(q - 1u, 1u);
+    }
+    if (q < qlim && within(x, dequant(q + 1u, r))) {
+        return vec2<u32>(q + 1u, 1u);
+    }
+    return vec2<u32>(q, 0u);
+}
+
+fn width_limit(w: u32) -> u32 {
+    if (w >= 32u) {
+        return 0xffffffffu;
+    }
+    return (1u << w) - 1u;
+}

@@ -30,6 +30,21 @@ fn class_at(i: u32) -> u32 {
     return value_class(data_u[i * WT], data_u[i * WT + WT - 1u]);
 }
 
+// AND of one flag word per invocation across the workgroup (result in every lane).
+fn block_and(lid: u32, v: u32) -> u32 {
+    s_flag[lid] = v;
+    workgroupBarrier();
+    for (var off = WG / 2u; off > 0u; off = off >> 1u) {
+        if (lid < off) {
+            s_flag[lid] = s_flag[lid] & s_flag[lid + off];
+        }
+        workgroupBarrier();
+    }
+    let r = s_flag[0];
+    workgroupBarrier();
+    return r;
+}
+
 @compute @workgroup_size(WG)
 fn szx_classify(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
@@ -118,32 +133,50 @@ fn szx_classify(@builtin(local_invocation_index) lid: u32,
             if (qok) {
                 qmax = u32(qmaxf);
             }
+            var w = 32u - countLeadingZeros(qmax);
+            let qlim = width_limit(w);
             var cok = true;
             for (var i = start + lid; i < end; i += WG) {
                 let x = data_f[i];
                 cok = cok && within(x, mid);
                 if (qok) {
-                    let q = u32(quant(x, mn));
-                    qok = within(x, dequant(q, mn));
+                    qok = code_of(x, mn, qlim).y == 1u;
                 }
             }
-            s_flag[lid] = select(0u, 1u, cok) | select(0u, 2u, qok);
-            workgroupBarrier();
-            for (var off = WG / 2u; off > 0u; off = off >> 1u) {
-                if (lid < off) {
-                    s_flag[lid] = s_flag[lid] & s_flag[lid + off];
+            let flags = block_and(lid, select(0u, 1u, cok) | select(0u, 2u, qok));
+            var rq = mn;
+            var quant_ok = (flags & 2u) != 0u;
+            if (flags == 0u) {
+                // A value sitting on the midpoint between two levels can miss the bound
+                // on both sides once the levels are rounded to FT. Shifting the levels
+                // by a quarter step moves every such value off the midpoints.
+                let r2 = subr(mn, mulr(P.step, FT(0.25)));
+                let qf2 = quant(mx, r2);
+                var ok2 = qf2 < P.two_maxw;
+                var qmax2 = 0u;
+                if (ok2) {
+                    qmax2 = u32(qf2);
                 }
-                workgroupBarrier();
+                let w2 = 32u - countLeadingZeros(qmax2);
+                let qlim2 = width_limit(w2);
+                for (var i = start + lid; i < end; i += WG) {
+                    if (ok2) {
+                        ok2 = code_of(data_f[i], r2, qlim2).y == 1u;
+                    }
+                }
+                if (block_and(lid, select(0u, 2u, ok2)) != 0u) {
+                    quant_ok = true;
+                    rq = r2;
+                    w = w2;
+                }
             }
-            let flags = s_flag[0];
-            let w = 32u - countLeadingZeros(qmax);
             if ((flags & 1u) != 0u) {
                 typ = BT_CONST;
                 r = mid;
-            } else if ((flags & 2u) != 0u && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+            } else if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
                 typ = BT_QUANT;
                 width = w;
-                r = mn;
+                r = rq;
             }
         }
     }

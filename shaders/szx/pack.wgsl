@@ -62,8 +62,9 @@ fn szx_pack(@builtin(local_invocation_index) lid: u32,
         return;
     }
     let r = refs_f[b];
+    let qlim = width_limit(w);
     for (var i = lid; i < len; i += WG) {
-        s_codes[i] = u32(quant(data_f[start + i], r));
+        s_codes[i] = code_of(data_f[start + i], r, qlim).x;
     }
     workgroupBarrier();
     let nwords = block_cost(inf, len) - WT;

@@ -1,1 +1,499 @@
-fn main(){}
+//! The fzwgpu command-line tool: compress, decompress, info, eval, demo.
+
+use clap::{Args, Parser, Subcommand};
+use fzwgpu::backend::{self, Backend, BackendChoice};
+use fzwgpu::format::fzm;
+use fzwgpu::metrics;
+use fzwgpu::pipeline::config;
+use fzwgpu::stages::RunOptions;
+use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline, Result};
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(name = "fzwgpu", version, about = "Error-bounded lossy compression of float fields on any GPU (wgpu) or the CPU")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Compress a raw little-endian float file into an FZM archive.
+    Compress {
+        #[arg(short, long)]
+        input: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        field: FieldArgs,
+        #[command(flatten)]
+        pipe: PipeArgs,
+        #[command(flatten)]
+        dev: DevArgs,
+    },
+    /// Decompress an FZM archive into a raw float file.
+    Decompress {
+        #[arg(short, long)]
+        input: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        dev: DevArgs,
+    },
+    /// Show an archive's header, stages, configs, buffers and run notes.
+    Info {
+        input: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Round trip in memory and report ratio, error and throughput.
+    Eval {
+        #[arg(short, long)]
+        input: PathBuf,
+        #[command(flatten)]
+        field: FieldArgs,
+        #[command(flatten)]
+        pipe: PipeArgs,
+        #[command(flatten)]
+        dev: DevArgs,
+        /// Timed repetitions after one warm-up (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every built-in preset on a generated smooth 2-D field, on the best adapter
+    /// and on the cpu backend, and print a table.
+    Demo {
+        /// Field size (fastest first).
+        #[arg(long, default_value = "2048x2048")]
+        dims: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args)]
+struct FieldArgs {
+    /// Dims, fastest first: 3600x1800 is nx=3600, ny=1800.
+    #[arg(long)]
+    dims: String,
+    #[arg(long, default_value = "f32")]
+    dtype: String,
+}
+
+#[derive(Args)]
+struct PipeArgs {
+    /// Built-in preset (szx). Default: szx when no --config is given.
+    #[arg(long, conflicts_with = "config")]
+    preset: Option<String>,
+    /// TOML pipeline config file.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Override the error bound of every lossy stage.
+    #[arg(long)]
+    eb: Option<f64>,
+    /// Bound mode for --eb: abs, noa (value-range relative) or rel (max-abs relative).
+    #[arg(long, requires = "eb")]
+    mode: Option<String>,
+    /// Cap on bytes per kernel binding (exercises chunking; never changes the archive).
+    #[arg(long)]
+    max_chunk_bytes: Option<u64>,
+}
+
+#[derive(Args)]
+struct DevArgs {
+    /// auto (wgpu if an adapter exists, else cpu), wgpu, or cpu.
+    #[arg(long, default_value = "auto")]
+    backend: String,
+    /// Adapter name substring (wgpu); default WGPU_ADAPTER_NAME or the fastest.
+    #[arg(long)]
+    adapter: Option<String>,
+}
+
+fn open_backend(d: &DevArgs) -> Result<Arc<dyn Backend>> {
+    let mut choice: BackendChoice = d.backend.parse()?;
+    if let Some(a) = &d.adapter {
+        choice = match choice {
+            BackendChoice::Cpu => return Err(Error::Config("--adapter needs --backend wgpu or auto".into())),
+            _ => BackendChoice::Wgpu { adapter: Some(a.clone()) },
+        };
+    }
+    backend::open(&choice)
+}
+
+fn build_pipeline(p: &PipeArgs) -> Result<Pipeline> {
+    let mut pipe = match (&p.preset, &p.config) {
+        (_, Some(path)) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("reading config {}", path.display()), e))?;
+            Pipeline::from_toml(&text)?
+        }
+        (Some(name), None) => Pipeline::from_preset(name)?,
+        (None, None) => Pipeline::from_preset("szx")?,
+    };
+    if let Some(eb) = p.eb {
+        let mode: ErrorMode = match &p.mode {
+            Some(m) => m.parse()?,
+            None => ErrorMode::Abs,
+        };
+        pipe.override_bound(ErrorBound::new(mode, eb)?)?;
+    }
+    if let Some(c) = p.max_chunk_bytes {
+        pipe.options.max_chunk_bytes = Some(c);
+    }
+    Ok(pipe)
+}
+
+fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
+    let dims: Dims = f.dims.parse()?;
+    let dtype = DataType::parse_float(&f.dtype)?;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let want = dims.len() * dtype.size() as u64;
+    if meta.len() != want {
+        return Err(Error::Input(format!("{} has {} bytes; --dims {dims} of {dtype} needs {want}", path.display(), meta.len())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    Field::new(dtype, dims, bytes)
+}
+
+/// Write `data` to `path` through a temporary file renamed on success, so a failed run
+/// never leaves a complete-looking output.
+fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(format!("{}.part", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
+    let res = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = res {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(format!("writing {}", path.display()), e));
+    }
+    Ok(())
+}
+
+fn gbps(bytes: u64, secs: Option<f64>) -> Option<f64> {
+    secs.filter(|s| *s > 0.0).map(|s| bytes as f64 / s / 1e9)
+}
+
+fn fmt_opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "n/a".into())
+}
+
+fn median(v: &mut [f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Some(v[v.len() / 2])
+}
+
+struct EvalResult {
+    compressed: u64,
+    bound: f64,
+    q: metrics::Quality,
+    c_kernel: Option<f64>,
+    c_wall: f64,
+    d_kernel: Option<f64>,
+    d_wall: f64,
+    notes: Vec<String>,
+    backend: String,
+    adapter: String,
+}
+
+fn evaluate(be: &dyn Backend, pipe: &mut Pipeline, field: &Field, repeat: usize) -> Result<EvalResult> {
+    let opts = pipe.options.clone();
+    // warm-up: pipelines compile, pools fill
+    let c = pipe.compress(be, field)?;
+    let d = fzwgpu::decompress(be, &c.bytes, &opts)?;
+    let q = metrics::quality(field, &d.field);
+    let (mut ck, mut cw, mut dk, mut dw) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..repeat.max(1) {
+        let c2 = pipe.compress(be, field)?;
+        if c2.bytes != c.bytes {
+            return Err(Error::Device("two compressions of the same input differ".into()));
+        }
+        cw.push(c2.report.wall_seconds);
+        ck.extend(c2.report.kernel_seconds);
+        let d2 = fzwgpu::decompress(be, &c.bytes, &opts)?;
+        dw.push(d2.report.wall_seconds);
+        dk.extend(d2.report.kernel_seconds);
+    }
+    let mut notes: Vec<String> = c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect();
+    notes.extend(d.report.notes.iter().filter(|(s, _)| s == "pipeline").map(|(s, n)| format!("{s}:{n}")));
+    notes.dedup();
+    Ok(EvalResult {
+        compressed: c.bytes.len() as u64,
+        bound: c.report.bounds.first().map(|b| b.1).unwrap_or(0.0),
+        q,
+        c_kernel: median(&mut ck),
+        c_wall: median(&mut cw).unwrap_or(0.0),
+        d_kernel: median(&mut dk),
+        d_wall: median(&mut dw).unwrap_or(0.0),
+        notes,
+        backend: c.report.backend.clone(),
+        adapter: c.report.adapter.clone(),
+    })
+}
+
+fn eval_json(name: &str, field: &Field, r: &EvalResult) -> serde_json::Value {
+    let n = field.bytes.len() as u64;
+    json!({
+        "preset": name,
+        "dims": field.dims.to_string(),
+        "dtype": field.dtype.to_string(),
+        "input_bytes": n,
+        "compressed_bytes": r.compressed,
+        "ratio": metrics::ratio(n, r.compressed),
+        "bits_per_value": metrics::bit_rate(r.compressed, field.len()),
+        "resolved_bound": r.bound,
+        "max_abs_error": r.q.max_abs_error,
+        "bound_ok": r.q.max_abs_error <= r.bound && r.q.non_finite_mismatches == 0,
+        "psnr_db": if r.q.psnr_db.is_finite() { json!(r.q.psnr_db) } else { json!("inf") },
+        "nrmse": r.q.nrmse,
+        "non_finite": r.q.non_finite,
+        "compress_kernel_gbps": gbps(n, r.c_kernel),
+        "compress_e2e_gbps": gbps(n, Some(r.c_wall)),
+        "decompress_kernel_gbps": gbps(n, r.d_kernel),
+        "decompress_e2e_gbps": gbps(n, Some(r.d_wall)),
+        "backend": r.backend,
+        "adapter": r.adapter,
+        "notes": r.notes,
+    })
+}
+
+fn print_eval(name: &str, field: &Field, r: &EvalResult) {
+    let n = field.bytes.len() as u64;
+    println!("preset            {name}");
+    println!("field             {} {} ({} bytes)", field.dims, field.dtype, n);
+    println!("backend           {} | {}", r.backend, r.adapter);
+    println!("compressed        {} bytes, ratio {:.3}, {:.3} bits/value", r.compressed, metrics::ratio(n, r.compressed), metrics::bit_rate(r.compressed, field.len()));
+    println!("resolved bound    {:e}", r.bound);
+    println!("max abs error     {:e} ({})", r.q.max_abs_error, if r.q.max_abs_error <= r.bound { "within bound" } else { "BOUND VIOLATED" });
+    println!("PSNR              {:.2} dB", r.q.psnr_db);
+    println!("NRMSE             {:e}", r.q.nrmse);
+    if r.q.non_finite > 0 {
+        println!("non-finite        {} (bit-exact: {})", r.q.non_finite, r.q.non_finite_mismatches == 0);
+    }
+    let src = if r.backend == "cpu" { "cpu wall" } else { "GPU timestamps" };
+    println!("compress          kernel {} GB/s ({src}), end-to-end {} GB/s", fmt_opt(gbps(n, r.c_kernel)), fmt_opt(gbps(n, Some(r.c_wall))));
+    println!("decompress        kernel {} GB/s ({src}), end-to-end {} GB/s", fmt_opt(gbps(n, r.d_kernel)), fmt_opt(gbps(n, Some(r.d_wall))));
+    if !r.notes.is_empty() {
+        println!("notes             {}", r.notes.join(" "));
+    }
+}
+
+/// The demo's smooth 2-D field (a sum of low-frequency waves plus a gentle ramp).
+pub fn demo_field(dims: Dims) -> Result<Field> {
+    let (nx, ny) = (dims.x as usize, (dims.y * dims.z) as usize);
+    let mut v = Vec::with_capacity(nx * ny);
+    for j in 0..ny {
+        let y = j as f64 / ny as f64;
+        for i in 0..nx {
+            let x = i as f64 / nx as f64;
+            let s = (6.0 * x + 1.0).sin() * (4.0 * y).cos() + 0.5 * (17.0 * (x + y)).sin() * (-(x - 0.5) * (x - 0.5) * 8.0).exp() + 0.3 * x;
+            v.push(s as f32);
+        }
+    }
+    Field::from_f32(dims, &v)
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.cmd {
+        Cmd::Compress { input, output, field, pipe, dev } => {
+            let f = read_field(&input, &field)?;
+            let mut p = build_pipeline(&pipe)?;
+            let be = open_backend(&dev)?;
+            let c = p.compress(be.as_ref(), &f)?;
+            write_atomic(&output, &c.bytes)?;
+            eprintln!(
+                "{} -> {}: {} -> {} bytes (ratio {:.3}), bound {:e}, {} on {}",
+                input.display(),
+                output.display(),
+                f.bytes.len(),
+                c.bytes.len(),
+                metrics::ratio(f.bytes.len() as u64, c.bytes.len() as u64),
+                c.report.bounds.first().map(|b| b.1).unwrap_or(0.0),
+                c.report.backend,
+                c.report.adapter
+            );
+            Ok(())
+        }
+        Cmd::Decompress { input, output, dev } => {
+            let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+            let be = open_backend(&dev)?;
+            let d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions::default())?;
+            write_atomic(&output, &d.field.bytes)?;
+            eprintln!("{} -> {}: {} {} values ({} bytes) on {}", input.display(), output.display(), d.field.dims, d.field.dtype, d.field.bytes.len(), d.report.adapter);
+            Ok(())
+        }
+        Cmd::Info { input, json } => info(&input, json),
+        Cmd::Eval { input, field, pipe, dev, repeat, json } => {
+            let f = read_field(&input, &field)?;
+            let mut p = build_pipeline(&pipe)?;
+            let be = open_backend(&dev)?;
+            let name = pipe.preset.clone().or_else(|| pipe.config.as_ref().map(|c| c.display().to_string())).unwrap_or_else(|| "szx".into());
+            let r = evaluate(be.as_ref(), &mut p, &f, repeat)?;
+            if json {
+                println!("{}", eval_json(&name, &f, &r));
+            } else {
+                print_eval(&name, &f, &r);
+            }
+            if r.q.max_abs_error > r.bound || r.q.non_finite_mismatches > 0 {
+                return Err(Error::Device("the reconstruction violates the bound".into()));
+            }
+            Ok(())
+        }
+        Cmd::Demo { dims, json } => demo(&dims, json),
+    }
+}
+
+fn demo(dims: &str, json_out: bool) -> Result<()> {
+    let dims: Dims = dims.parse()?;
+    let field = demo_field(dims)?;
+    let mut backends: Vec<Arc<dyn Backend>> = Vec::new();
+    match backend::open(&BackendChoice::Wgpu { adapter: None }) {
+        Ok(b) => backends.push(b),
+        Err(e) => eprintln!("note: no GPU adapter ({e}); running on the cpu backend only"),
+    }
+    backends.push(backend::open(&BackendChoice::Cpu)?);
+    if !json_out {
+        println!("fzwgpu demo: smooth 2-D field {} f32 ({:.1} MiB), every built-in preset", field.dims, field.bytes.len() as f64 / (1 << 20) as f64);
+        println!(
+            "{:<14} {:<8} {:<34} {:>8} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10} {:>10}",
+            "preset", "backend", "adapter", "ratio", "bound", "max err", "PSNR", "comp k", "comp e2e", "dec k", "dec e2e"
+        );
+    }
+    let mut all_ok = true;
+    for (name, _) in config::PRESETS {
+        for be in &backends {
+            let mut p = Pipeline::from_preset(name)?;
+            let r = evaluate(be.as_ref(), &mut p, &field, 2)?;
+            let ok = r.q.max_abs_error <= r.bound;
+            all_ok &= ok;
+            if json_out {
+                println!("{}", eval_json(name, &field, &r));
+            } else {
+                let n = field.bytes.len() as u64;
+                let mut adapter = r.adapter.clone();
+                adapter.truncate(34);
+                println!(
+                    "{:<14} {:<8} {:<34} {:>8.3} {:>11.3e} {:>11.3e} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
+                    name,
+                    r.backend,
+                    adapter,
+                    metrics::ratio(n, r.compressed),
+                    r.bound,
+                    r.q.max_abs_error,
+                    r.q.psnr_db,
+                    fmt_opt(gbps(n, r.c_kernel)),
+                    fmt_opt(gbps(n, Some(r.c_wall))),
+                    fmt_opt(gbps(n, r.d_kernel)),
+                    fmt_opt(gbps(n, Some(r.d_wall))),
+                );
+            }
+        }
+    }
+    if !json_out {
+        println!("GB/s of input: 'k' = kernel time (GPU timestamps; cpu: compute wall time), 'e2e' = host to host.");
+        println!("every reconstruction {} its bound", if all_ok { "is within" } else { "VIOLATES" });
+    }
+    if !all_ok {
+        return Err(Error::Device("a demo reconstruction violated its bound".into()));
+    }
+    Ok(())
+}
+
+fn info(path: &Path, json_out: bool) -> Result<()> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let a = fzm::read(&bytes)?;
+    let h = &a.header;
+    let mut stages = Vec::new();
+    for s in &a.stages {
+        let st = fzwgpu::stages::from_config(s.stage_type, s.stage_version, &s.config)?;
+        stages.push((s, st.describe(), st.run_notes()));
+    }
+    if json_out {
+        let v = json!({
+            "file": path.display().to_string(),
+            "version": format!("{}.{}", h.version_major, h.version_minor),
+            "uncompressed_size": h.uncompressed_size,
+            "compressed_size": h.compressed_size,
+            "ratio": metrics::ratio(h.uncompressed_size, h.compressed_size),
+            "header_size": h.header_size,
+            "flags": h.flags,
+            "data_checksum": format!("{:#010x}", h.data_checksum),
+            "header_checksum": format!("{:#010x}", h.header_checksum),
+            "stages": stages.iter().map(|(s, d, notes)| json!({
+                "name": s.name,
+                "type": fzwgpu::stages::type_name_of(s.stage_type),
+                "type_id": s.stage_type,
+                "version": s.stage_version,
+                "inputs": s.inputs,
+                "outputs": s.outputs,
+                "primary_source": s.flags & fzm::STAGE_FLAG_PRIMARY != 0,
+                "config_bytes": s.config.len(),
+                "config": d.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+                "run_notes": notes,
+            })).collect::<Vec<_>>(),
+            "buffers": a.buffers.iter().map(|b| json!({
+                "name": b.name,
+                "id": b.dag_buffer_id,
+                "data_type": b.data_type.to_string(),
+                "data_size": b.data_size,
+                "allocated_size": b.allocated_size,
+                "uncompressed_size": b.uncompressed_size,
+                "byte_offset": b.byte_offset,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return Ok(());
+    }
+    println!("{}: FZM {}.{}", path.display(), h.version_major, h.version_minor);
+    println!("  uncompressed {} bytes, compressed {} bytes, ratio {:.3}", h.uncompressed_size, h.compressed_size, metrics::ratio(h.uncompressed_size, h.compressed_size));
+    println!("  header {} bytes, {} stage(s), {} buffer(s), CRC-32 data {:#010x} header {:#010x}", h.header_size, h.num_stages, h.num_buffers, h.data_checksum, h.header_checksum);
+    for (s, d, notes) in &stages {
+        println!(
+            "  stage '{}' type {} (id {}, v{}){} inputs {:?} outputs {:?}, config {} bytes",
+            s.name,
+            fzwgpu::stages::type_name_of(s.stage_type),
+            s.stage_type,
+            s.stage_version,
+            if s.flags & fzm::STAGE_FLAG_PRIMARY != 0 { " [primary]" } else { "" },
+            s.inputs,
+            s.outputs,
+            s.config.len()
+        );
+        for (k, v) in d {
+            println!("    {k:<20} {v}");
+        }
+        if !notes.is_empty() {
+            println!("    run notes            {}", notes.join(" "));
+        }
+    }
+    for b in &a.buffers {
+        println!("  buffer '{}' id {} {}: {} bytes at payload offset {} (bound {} bytes)", b.name, b.dag_buffer_id, b.data_type, b.data_size, b.byte_offset, b.allocated_size);
+    }
+    Ok(())
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|p| {
+        let msg = p.payload().downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.payload().downcast_ref::<String>().cloned()).unwrap_or_default();
+        eprintln!("error: internal failure: {msg} (please report this)");
+    }));
+    let cli = Cli::parse();
+    let code = match std::panic::catch_unwind(|| run(cli)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            eprintln!("error: {}", e.to_string().replace('\n', " "));
+            1
+        }
+        Err(_) => 2,
+    };
+    std::process::exit(code);
+}

@@ -4,7 +4,6 @@
 
 pub mod szx;
 
-use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound};
@@ -191,8 +190,4 @@ pub fn type_name_of(id: u16) -> &'static str {
         ids::LORENZO => "Lorenzo",
         _ => "?",
     }
-}
-
-pub(crate) fn backend_of<'a>(r: &'a Recorder) -> &'a dyn Backend {
-    r.backend
 }

@@ -84,8 +84,6 @@ struct Geo {
     /// blocks per chunk
     cb: u64,
     nchunks: u64,
-    /// bytes per value
-    sz: u64,
 }
 
 impl Geo {
@@ -175,7 +173,7 @@ impl SzxStage {
             });
         }
         let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
-        let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb), sz };
+        let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) };
         let total_bytes = n * sz;
         if total_bytes > info.max_buffer_bytes {
             return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit: info.max_buffer_bytes });
@@ -521,7 +519,7 @@ impl Stage for SzxStage {
         let res = self.resolved.ok_or_else(|| Error::Pipeline("SZx: finish before run".into()))?;
         if let Some(Some(bytes)) = outputs.first() {
             let nb = res.n.div_ceil(self.cfg.block_size as u64);
-            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1, sz: self.sz() };
+            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1 };
             if (bytes.len() as u64) < g.meta_pad() {
                 return Err(Error::Device("SZx output shorter than its meta region".into()));
             }

@@ -330,6 +330,33 @@ pub fn within<F: SzxFloat>(x: F, y: F, eb: F) -> bool {
     a == eb && x.abs() >= eb && y.abs() >= eb && ((x < F::ZERO) == (y < F::ZERO))
 }
 
+/// Twin of `code_of`: the code of x, or its neighbour when rounding missed the bound;
+/// None when no code in [0, qlim] is within eb.
+#[inline]
+pub fn code_of<F: SzxFloat>(x: F, r: F, qlim: u32, p: &SzxP<F>) -> (u32, bool) {
+    let q = quant(x, r, p).to_u32();
+    if within(x, dequant(q, r, p), p.eb) {
+        return (q, true);
+    }
+    if q > 0 && within(x, dequant(q - 1, r, p), p.eb) {
+        return (q - 1, true);
+    }
+    if q < qlim && within(x, dequant(q + 1, r, p), p.eb) {
+        return (q + 1, true);
+    }
+    (q, false)
+}
+
+/// Twin of `width_limit`.
+#[inline]
+pub fn width_limit(w: u32) -> u32 {
+    if w >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << w) - 1
+    }
+}
+
 /// Payload words of a block (shaders/common/szx_types.wgsl `block_cost`).
 #[inline]
 pub fn block_cost<F: SzxFloat>(info: u32, len: u32) -> u32 {
@@ -402,22 +429,42 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             let qmaxf = quant(mx, mn, p);
             let mut qok = qmaxf < p.two_maxw;
             let qmax = if qok { qmaxf.to_u32() } else { 0 };
+            let mut w = 32 - qmax.leading_zeros();
+            let qlim = width_limit(w);
             let mut cok = true;
             for &x in &data_f[start..end] {
                 cok = cok && within(x, mid, p.eb);
                 if qok {
-                    let q = quant(x, mn, p).to_u32();
-                    qok = within(x, dequant(q, mn, p), p.eb);
+                    qok = code_of(x, mn, qlim, p).1;
                 }
             }
-            let w = 32 - qmax.leading_zeros();
+            let mut rq = mn;
+            if !cok && !qok {
+                // quarter-step shift of the levels (see classify.wgsl)
+                let r2 = subr(mn, mulr(p.step, F::from_f64(0.25), p.one));
+                let qf2 = quant(mx, r2, p);
+                let mut ok2 = qf2 < p.two_maxw;
+                let qmax2 = if ok2 { qf2.to_u32() } else { 0 };
+                let w2 = 32 - qmax2.leading_zeros();
+                let qlim2 = width_limit(w2);
+                for &x in &data_f[start..end] {
+                    if ok2 {
+                        ok2 = code_of(x, r2, qlim2, p).1;
+                    }
+                }
+                if ok2 {
+                    qok = true;
+                    rq = r2;
+                    w = w2;
+                }
+            }
             if cok {
                 typ = BT_CONST;
                 r = mid;
             } else if qok && block_cost::<F>(BT_QUANT | (w << 8), len) < len * F::WT {
                 typ = BT_QUANT;
                 width = w;
-                r = mn;
+                r = rq;
             }
         }
     }
@@ -466,8 +513,9 @@ fn pack_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, 
     if w == 0 {
         return;
     }
+    let qlim = width_limit(w);
     for i in 0..len {
-        let c = quant(data_f[start + i], r, p).to_u32() as u64;
+        let c = code_of(data_f[start + i], r, qlim, p).0 as u64;
         let pos = i * w as usize;
         let (wi, sh) = (pos / 32, pos % 32);
         let v = c << sh;
