@@ -64,6 +64,13 @@ enum Cmd {
         repeat: usize,
         #[arg(long)]
         json: bool,
+        /// Read float32 and evaluate the values widened to float64.
+        #[arg(long)]
+        widen: bool,
+        /// Also run the cpu backend and require byte-identical archives and
+        /// bit-identical reconstructions.
+        #[arg(long)]
+        compare_cpu: bool,
     },
     /// Run every built-in preset on a generated smooth 2-D field, on the best adapter
     /// and on the cpu backend, and print a table.
@@ -332,12 +339,35 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Info { input, json } => info(&input, json),
-        Cmd::Eval { input, field, pipe, dev, repeat, json } => {
-            let f = read_field(&input, &field)?;
+        Cmd::Eval { input, field, pipe, dev, repeat, json, compare_cpu, widen } => {
+            let mut f = read_field(&input, &field)?;
+            if widen {
+                if f.dtype != DataType::F32 {
+                    return Err(Error::Config("--widen reads float32 input".into()));
+                }
+                f = Field::from_f64(f.dims, &f.to_f64())?;
+            }
             let mut p = build_pipeline(&pipe)?;
             let be = open_backend(&dev)?;
             let name = pipe.preset.clone().or_else(|| pipe.config.as_ref().map(|c| c.display().to_string())).unwrap_or_else(|| "szx".into());
             let r = evaluate(be.as_ref(), &mut p, &f, repeat)?;
+            if compare_cpu {
+                let cpu = backend::open(&BackendChoice::Cpu)?;
+                let a = p.compress(be.as_ref(), &f)?;
+                let mut pc = build_pipeline(&pipe)?;
+                let b = pc.compress(cpu.as_ref(), &f)?;
+                if a.bytes != b.bytes {
+                    let at = a.bytes.iter().zip(&b.bytes).position(|(x, y)| x != y).unwrap_or(a.bytes.len().min(b.bytes.len()));
+                    return Err(Error::Device(format!("archive from {} differs from the cpu backend's at byte {at}", r.adapter)));
+                }
+                let opts = p.options.clone();
+                let da = fzwgpu::decompress(be.as_ref(), &a.bytes, &opts)?;
+                let db = fzwgpu::decompress(cpu.as_ref(), &a.bytes, &opts)?;
+                if da.field.bytes != db.field.bytes {
+                    return Err(Error::Device(format!("reconstruction on {} differs from the cpu backend's", r.adapter)));
+                }
+                eprintln!("compare-cpu: archive ({} bytes) and reconstruction identical to the cpu backend", a.bytes.len());
+            }
             if json {
                 println!("{}", eval_json(&name, &f, &r));
             } else {
