@@ -163,6 +163,8 @@ pub trait Stage: Send {
     fn needs_f64(&self) -> bool {
         false
     }
+    /// For downcasting to the concrete stage (e.g. `SzxStage::constant_block_fraction`).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// Build a stage from its archived type id, version and config bytes.

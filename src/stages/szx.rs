@@ -632,6 +632,9 @@ impl Stage for SzxStage {
     fn resolved_bound(&self) -> Option<f64> {
         self.resolved.map(|r| r.eb_abs)
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 fn push_dispatch(r: &mut Recorder, k: Kernel, f64v: bool, params: &[u8], bindings: &[BufSlice], groups: u64) -> Result<()> {

@@ -1,0 +1,150 @@
+//! The pipeline API: building a DAG from code, finalize's checks, bound overrides,
+//! the constant-block fraction, pool reuse across runs.
+
+mod common;
+use common::*;
+use fzwgpu::pipeline::Pipeline;
+use fzwgpu::recording::Recorder;
+use fzwgpu::stages::szx::{SzxConfig, SzxStage};
+use fzwgpu::stages::{PortData, PortSpec, RunOptions, Stage};
+use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field};
+
+/// A do-nothing stage with configurable port types, for graph checks.
+struct Mock {
+    ins: Vec<DataType>,
+    outs: Vec<DataType>,
+}
+impl Stage for Mock {
+    fn type_id(&self) -> u16 {
+        4
+    }
+    fn type_name(&self) -> &'static str {
+        "Mock"
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        self.ins.iter().enumerate().map(|(i, d)| PortSpec::new(&format!("in{i}"), *d)).collect()
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        self.outs.iter().enumerate().map(|(i, d)| PortSpec::new(&format!("out{i}"), *d)).collect()
+    }
+    fn output_upper_bounds(&self, b: &[u64]) -> Vec<u64> {
+        b.to_vec()
+    }
+    fn record_forward(&mut self, _: &mut Recorder, i: &[PortData], _: &RunOptions) -> fzwgpu::Result<Vec<PortData>> {
+        Ok(i.to_vec())
+    }
+    fn record_inverse(&mut self, _: &mut Recorder, i: &[PortData], _: &RunOptions) -> fzwgpu::Result<Vec<PortData>> {
+        Ok(i.to_vec())
+    }
+    fn config_bytes(&self) -> Vec<u8> {
+        vec![]
+    }
+    fn describe(&self) -> Vec<(String, String)> {
+        vec![]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn mock(ins: &[DataType], outs: &[DataType]) -> Box<dyn Stage> {
+    Box::new(Mock { ins: ins.to_vec(), outs: outs.to_vec() })
+}
+
+#[test]
+fn api_roundtrip_and_constant_fraction() {
+    // the README's API example
+    let backend = fzwgpu::backend::open(&fzwgpu::BackendChoice::Auto).unwrap();
+    let dims = Dims::new(512, 256, 1).unwrap();
+    let values: Vec<f32> = (0..dims.len()).map(|i| if i < 60_000 { 1.0 } else { (i as f32 * 1e-3).sin() }).collect();
+    let field = Field::from_f32(dims, &values).unwrap();
+    let mut p = Pipeline::new();
+    let szx = p
+        .add_stage("szx", Box::new(SzxStage::new(SzxConfig { block_size: 128, bound: ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(), ..Default::default() }).unwrap()))
+        .unwrap();
+    p.set_primary_source(szx).unwrap();
+    let c = p.compress(backend.as_ref(), &field).unwrap();
+    let s = p.stage(szx).unwrap().as_any().downcast_ref::<SzxStage>().unwrap();
+    let frac = s.constant_block_fraction().unwrap();
+    assert!(frac > 0.4 && frac < 0.6, "constant fraction {frac}");
+    assert!(c.report.notes.iter().any(|(_, n)| n.starts_with("constant_block_fraction=")));
+    let d = fzwgpu::decompress(backend.as_ref(), &c.bytes, &RunOptions::default()).unwrap();
+    assert_eq!(d.field.dims, dims);
+    assert_eq!(check_f32(&values, &f32_from(&d.field.bytes), c.report.bounds[0].1).1, 0);
+}
+
+#[test]
+fn finalize_rejects_bad_graphs() {
+    // type mismatch
+    let mut p = Pipeline::new();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    p.connect(a, None, b, 0).unwrap();
+    assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("mismatch")));
+    // UNKNOWN opts out
+    let mut p = Pipeline::new();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::Unknown])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    p.connect(a, None, b, 0).unwrap();
+    p.finalize().unwrap();
+    // cycle
+    let mut p = Pipeline::new();
+    let a = p.add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::U8], &[DataType::U8])).unwrap();
+    p.bind_external_input(a, 0).unwrap();
+    p.connect(b, None, a, 1).unwrap();
+    p.connect(a, None, b, 0).unwrap();
+    assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("cycle")));
+    // unconnected second input
+    let mut p = Pipeline::new();
+    let a = p.add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8])).unwrap();
+    p.bind_external_input(a, 0).unwrap();
+    assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("not connected")));
+    // unknown port, duplicate names, empty pipeline, bad primary
+    let mut p = Pipeline::new();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::U8], &[DataType::U8])).unwrap();
+    assert!(p.connect(a, Some("nope"), b, 0).is_err());
+    assert!(p.add_stage("a", mock(&[], &[])).is_err());
+    assert!(Pipeline::new().finalize().is_err());
+    p.connect(a, Some("out0"), b, 0).unwrap();
+    p.set_primary_source(b).unwrap();
+    assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("primary")));
+}
+
+#[test]
+fn bound_override_needs_a_lossy_stage() {
+    let mut p = Pipeline::new();
+    p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    assert!(p.override_bound(ErrorBound::new(ErrorMode::Abs, 1.0).unwrap()).is_err());
+    let mut p = Pipeline::from_preset("szx").unwrap();
+    assert_eq!(p.override_bound(ErrorBound::new(ErrorMode::Rel, 1e-2).unwrap()).unwrap(), 1);
+}
+
+#[test]
+fn repeated_runs_reuse_the_pool_and_stay_identical() {
+    let v: Vec<f32> = (0..200_000).map(|i| (i as f32 * 1e-3).cos()).collect();
+    let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
+    for (_, be) in backends() {
+        let mut p = Pipeline::from_preset("szx").unwrap();
+        let first = p.compress(be.as_ref(), &f).unwrap().bytes;
+        for _ in 0..20 {
+            let c = p.compress(be.as_ref(), &f).unwrap();
+            assert!(c.bytes == first);
+            let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+            assert_eq!(d.field.bytes.len(), v.len() * 4);
+        }
+    }
+}
+
+#[test]
+fn dtype_follows_the_field() {
+    // the szx preset declares float32; an f64 field switches the stage to float64
+    let v: Vec<f64> = (0..10_000).map(|i| (i as f64).sqrt()).collect();
+    let f = Field::from_f64(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
+    let mut p = Pipeline::from_preset("szx").unwrap();
+    let c = p.compress(cpu().as_ref(), &f).unwrap();
+    let d = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &Default::default()).unwrap();
+    assert_eq!(d.field.dtype, DataType::F64);
+    assert_eq!(check_f64(&v, &f64_from(&d.field.bytes), 1e-3).1, 0);
+}
