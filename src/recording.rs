@@ -30,7 +30,13 @@ impl BufSlice {
 pub enum Command {
     /// Run `kernel` over `groups` workgroups (the backend lays them out in a 2-D grid).
     /// `bindings` follow the WGSL binding order, the params uniform excluded.
-    Dispatch { kernel: Kernel, f64: bool, params: Vec<u8>, bindings: Vec<BufSlice>, groups: u32 },
+    Dispatch {
+        kernel: Kernel,
+        f64: bool,
+        params: Vec<u8>,
+        bindings: Vec<BufSlice>,
+        groups: u32,
+    },
     /// Zero a window.
     Clear { dst: BufSlice },
     /// Copy `src` into `dst` (same size).
@@ -65,7 +71,14 @@ pub struct Recorder<'b> {
 
 impl<'b> Recorder<'b> {
     pub fn new(backend: &'b dyn Backend) -> Self {
-        Recorder { backend, rec: Recording::default(), temps: Vec::new(), results: Vec::new(), kernel_seconds: None, submissions: 0 }
+        Recorder {
+            backend,
+            rec: Recording::default(),
+            temps: Vec::new(),
+            results: Vec::new(),
+            kernel_seconds: None,
+            submissions: 0,
+        }
     }
 
     /// A buffer that lives until the recorder is dropped (after the run's downloads).
@@ -80,7 +93,14 @@ impl<'b> Recorder<'b> {
         self.alloc(bytes)
     }
 
-    pub fn dispatch<P: bytemuck::Pod>(&mut self, kernel: Kernel, f64: bool, params: &P, bindings: &[BufSlice], groups: u64) -> Result<()> {
+    pub fn dispatch<P: bytemuck::Pod>(
+        &mut self,
+        kernel: Kernel,
+        f64: bool,
+        params: &P,
+        bindings: &[BufSlice],
+        groups: u64,
+    ) -> Result<()> {
         if groups == 0 {
             return Ok(());
         }
@@ -131,7 +151,10 @@ impl<'b> Recorder<'b> {
 
     /// The bytes of readback `index` (after the submission that carried it).
     pub fn result(&self, index: usize) -> Result<&[u8]> {
-        self.results.get(index).map(|v| v.as_slice()).ok_or_else(|| Error::Device(format!("readback {index} not available yet")))
+        self.results
+            .get(index)
+            .map(|v| v.as_slice())
+            .ok_or_else(|| Error::Device(format!("readback {index} not available yet")))
     }
 }
 

@@ -9,7 +9,8 @@ fn every_kernel_variant_validates() {
     for k in Kernel::ALL {
         for f64 in [false, true] {
             for subgroup in [false, true] {
-                let r = reflect(k, Variant { f64, subgroup }).unwrap_or_else(|e| panic!("{}: {e}", k.name()));
+                let r = reflect(k, Variant { f64, subgroup })
+                    .unwrap_or_else(|e| panic!("{}: {e}", k.name()));
                 assert!(r.workgroup_size[0] > 0, "{}", k.name());
             }
         }
@@ -17,9 +18,19 @@ fn every_kernel_variant_validates() {
 }
 
 fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
-    let r = reflect(k, Variant { f64, subgroup: false }).unwrap();
+    let r = reflect(
+        k,
+        Variant {
+            f64,
+            subgroup: false,
+        },
+    )
+    .unwrap();
     let got: Vec<(String, u32)> = r.params.clone();
-    let want: Vec<(String, u32)> = fields.iter().map(|(n, o)| (n.to_string(), *o as u32)).collect();
+    let want: Vec<(String, u32)> = fields
+        .iter()
+        .map(|(n, o)| (n.to_string(), *o as u32))
+        .collect();
     assert_eq!(got, want, "{} (f64={f64}) params layout", k.name());
     assert_eq!(r.params_size as usize, size, "{} params size", k.name());
 }
@@ -27,16 +38,41 @@ fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
 #[test]
 fn params_layouts_match_wgsl() {
     for k in [Kernel::ScanReduce, Kernel::ScanDownsweep] {
-        check(k, false, ScanParams::FIELDS, std::mem::size_of::<ScanParams>());
+        check(
+            k,
+            false,
+            ScanParams::FIELDS,
+            std::mem::size_of::<ScanParams>(),
+        );
     }
     for k in [Kernel::SzxRangePartial, Kernel::SzxRangeFinal] {
         for f64 in [false, true] {
-            check(k, f64, RangeParams::FIELDS, std::mem::size_of::<RangeParams>());
+            check(
+                k,
+                f64,
+                RangeParams::FIELDS,
+                std::mem::size_of::<RangeParams>(),
+            );
         }
     }
-    for k in [Kernel::SzxClassify, Kernel::SzxPack, Kernel::SzxMetaCost, Kernel::SzxUnpack] {
-        check(k, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
-        check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
+    for k in [
+        Kernel::SzxClassify,
+        Kernel::SzxPack,
+        Kernel::SzxMetaCost,
+        Kernel::SzxUnpack,
+    ] {
+        check(
+            k,
+            false,
+            SzxParams32::FIELDS,
+            std::mem::size_of::<SzxParams32>(),
+        );
+        check(
+            k,
+            true,
+            SzxParams64::FIELDS,
+            std::mem::size_of::<SzxParams64>(),
+        );
     }
 }
 

@@ -84,7 +84,9 @@ pub enum BackendChoice {
     Auto,
     /// wgpu; `adapter` picks by name substring (else `WGPU_ADAPTER_NAME`, else the
     /// high-performance adapter). The API set comes from `WGPU_BACKEND` (default all).
-    Wgpu { adapter: Option<String> },
+    Wgpu {
+        adapter: Option<String>,
+    },
     Cpu,
 }
 
@@ -95,7 +97,9 @@ impl std::str::FromStr for BackendChoice {
             "auto" => Ok(BackendChoice::Auto),
             "wgpu" | "gpu" => Ok(BackendChoice::Wgpu { adapter: None }),
             "cpu" => Ok(BackendChoice::Cpu),
-            other => Err(Error::config(format!("unknown backend '{other}' (auto, wgpu or cpu)"))),
+            other => Err(Error::config(format!(
+                "unknown backend '{other}' (auto, wgpu or cpu)"
+            ))),
         }
     }
 }
@@ -104,7 +108,12 @@ impl std::str::FromStr for BackendChoice {
 pub fn open(choice: &BackendChoice) -> Result<Arc<dyn Backend>> {
     match choice {
         BackendChoice::Cpu => Ok(Arc::new(cpu::CpuBackend::new())),
-        BackendChoice::Wgpu { adapter } => Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions { adapter: adapter.clone() })?)),
+        BackendChoice::Wgpu { adapter } => {
+            Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions {
+                adapter: adapter.clone(),
+                ..Default::default()
+            })?))
+        }
         BackendChoice::Auto => match wgpu::WgpuBackend::new(&wgpu::WgpuOptions::default()) {
             Ok(b) => Ok(Arc::new(b)),
             Err(Error::NoAdapter(_)) => Ok(Arc::new(cpu::CpuBackend::new())),
@@ -120,17 +129,39 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
     let info = b.info();
     let check_slice = |s: &BufSlice, what: &str| -> Result<()> {
         let size = b.buffer_size(s.buf)?;
-        let end = s.offset.checked_add(s.size).ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
+        let end = s
+            .offset
+            .checked_add(s.size)
+            .ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
         if end > size || s.offset % 4 != 0 || s.size % 4 != 0 {
-            return Err(Error::Device(format!("{what}: window {}+{} outside buffer of {size} bytes or unaligned", s.offset, s.size)));
+            return Err(Error::Device(format!(
+                "{what}: window {}+{} outside buffer of {size} bytes or unaligned",
+                s.offset, s.size
+            )));
         }
         Ok(())
     };
     for cmd in &rec.commands {
         match cmd {
-            Command::Dispatch { kernel, f64, params, bindings, .. } => {
-                let r = kernels::reflect(*kernel, Variant { f64: *f64, subgroup: false })?;
-                let storage: Vec<&BindKind> = r.bindings.iter().filter(|k| **k != BindKind::Uniform).collect();
+            Command::Dispatch {
+                kernel,
+                f64,
+                params,
+                bindings,
+                ..
+            } => {
+                let r = kernels::reflect(
+                    *kernel,
+                    Variant {
+                        f64: *f64,
+                        subgroup: false,
+                    },
+                )?;
+                let storage: Vec<&BindKind> = r
+                    .bindings
+                    .iter()
+                    .filter(|k| **k != BindKind::Uniform)
+                    .collect();
                 if storage.len() != bindings.len() {
                     return Err(Error::Device(format!(
                         "{}: {} bindings recorded, the kernel declares {}",
@@ -140,11 +171,19 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
                     )));
                 }
                 if params.len() != r.params_size as usize {
-                    return Err(Error::Device(format!("{}: params of {} bytes, WGSL struct is {}", kernel.name(), params.len(), r.params_size)));
+                    return Err(Error::Device(format!(
+                        "{}: params of {} bytes, WGSL struct is {}",
+                        kernel.name(),
+                        params.len(),
+                        r.params_size
+                    )));
                 }
                 for s in bindings {
                     check_slice(s, kernel.name())?;
-                    if s.size == 0 || s.size > info.max_binding_bytes || s.offset % info.storage_align != 0 {
+                    if s.size == 0
+                        || s.size > info.max_binding_bytes
+                        || s.offset % info.storage_align != 0
+                    {
                         return Err(Error::Device(format!(
                             "{}: binding window {}+{} violates the binding limit {} or alignment {}",
                             kernel.name(),
@@ -179,8 +218,11 @@ pub(crate) fn grid(groups: u32, max_per_dim: u32) -> Result<(u32, u32)> {
     }
     let y = groups.div_ceil(max_per_dim);
     if y > max_per_dim {
-        return Err(Error::TooLarge { what: "workgroup grid".into(), actual: groups as u64, limit: (max_per_dim as u64).pow(2) });
+        return Err(Error::TooLarge {
+            what: "workgroup grid".into(),
+            actual: groups as u64,
+            limit: (max_per_dim as u64).pow(2),
+        });
     }
     Ok((max_per_dim, y))
 }
-

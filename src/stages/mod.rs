@@ -44,7 +44,10 @@ pub struct PortSpec {
 
 impl PortSpec {
     pub fn new(name: &str, dtype: DataType) -> Self {
-        PortSpec { name: name.to_string(), dtype }
+        PortSpec {
+            name: name.to_string(),
+            dtype,
+        }
     }
 }
 
@@ -53,7 +56,11 @@ impl PortSpec {
 #[derive(Debug, Clone, Copy)]
 pub enum PartLen {
     Fixed(u64),
-    Readback { index: usize, word: usize, scale: u64 },
+    Readback {
+        index: usize,
+        word: usize,
+        scale: u64,
+    },
 }
 
 /// One piece of a deferred output: the first `len` bytes of `slice`.
@@ -68,7 +75,11 @@ pub struct Part {
 pub enum PortData {
     /// Contiguous bytes in a device window whose length is known on the host; `host`
     /// holds a host copy when one exists (archive buffers on decode).
-    Device { slice: BufSlice, len: u64, host: Option<Arc<Vec<u8>>> },
+    Device {
+        slice: BufSlice,
+        len: u64,
+        host: Option<Arc<Vec<u8>>>,
+    },
     /// Assembled on the host after the submission from parts whose lengths are read
     /// back at the end: only for outputs that go to the archive.
     Deferred { parts: Vec<Part> },
@@ -78,7 +89,9 @@ impl PortData {
     pub fn device(&self, what: &str) -> Result<(BufSlice, u64)> {
         match self {
             PortData::Device { slice, len, .. } => Ok((*slice, *len)),
-            PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input is a deferred archive output and cannot feed another stage"))),
+            PortData::Deferred { .. } => Err(Error::Pipeline(format!(
+                "{what}: input is a deferred archive output and cannot feed another stage"
+            ))),
         }
     }
 }
@@ -109,11 +122,18 @@ pub trait Stage: Send {
     /// Adapt to the data type arriving on forward input `port` (for stages fed by the
     /// raw field); an error when the stage cannot take it.
     fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
-        let want = self.inputs().get(port).map(|p| p.dtype).unwrap_or(DataType::Unknown);
+        let want = self
+            .inputs()
+            .get(port)
+            .map(|p| p.dtype)
+            .unwrap_or(DataType::Unknown);
         if want == dtype || want == DataType::Unknown {
             Ok(())
         } else {
-            Err(Error::Pipeline(format!("{} takes {want} on input {port}, got {dtype}", self.type_name())))
+            Err(Error::Pipeline(format!(
+                "{} takes {want} on input {port}, got {dtype}",
+                self.type_name()
+            )))
         }
     }
     /// The pipeline's dims (x fastest).
@@ -130,11 +150,21 @@ pub trait Stage: Send {
     }
     /// Host decisions that need device data before recording (e.g. NOA's range). The
     /// inputs are on the device already (earlier work has been submitted).
-    fn prepare_forward(&mut self, _r: &mut Recorder, _inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
+    fn prepare_forward(
+        &mut self,
+        _r: &mut Recorder,
+        _inputs: &[PortData],
+        _opts: &RunOptions,
+    ) -> Result<()> {
         Ok(())
     }
     /// Record the forward kernels.
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    fn record_forward(
+        &mut self,
+        r: &mut Recorder,
+        inputs: &[PortData],
+        opts: &RunOptions,
+    ) -> Result<Vec<PortData>>;
     /// After the submission: the host bytes of this stage's archived outputs (None for
     /// outputs consumed by other stages).
     fn finish_forward(&mut self, _outputs: &[Option<&[u8]>]) -> Result<()> {
@@ -142,7 +172,12 @@ pub trait Stage: Send {
     }
     /// Record the inverse kernels: inputs are the forward outputs, outputs rebuild the
     /// forward inputs.
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    fn record_inverse(
+        &mut self,
+        r: &mut Recorder,
+        inputs: &[PortData],
+        opts: &RunOptions,
+    ) -> Result<Vec<PortData>>;
     /// Serialized config (at most [`MAX_CONFIG_BYTES`]).
     fn config_bytes(&self) -> Vec<u8>;
     /// Human-readable config, for `info`.

@@ -91,12 +91,32 @@ impl CpuBackend {
     }
 
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, Slab>> {
-        self.slab.lock().map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
+        self.slab
+            .lock()
+            .map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
     }
 
-    fn run_dispatch(slab: &mut Slab, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u32) -> Result<()> {
-        let refl = kernels::reflect(kernel, Variant { f64, subgroup: false })?;
-        let kinds: Vec<BindKind> = refl.bindings.iter().copied().filter(|k| *k != BindKind::Uniform).collect();
+    fn run_dispatch(
+        slab: &mut Slab,
+        kernel: Kernel,
+        f64: bool,
+        params: &[u8],
+        bindings: &[BufSlice],
+        groups: u32,
+    ) -> Result<()> {
+        let refl = kernels::reflect(
+            kernel,
+            Variant {
+                f64,
+                subgroup: false,
+            },
+        )?;
+        let kinds: Vec<BindKind> = refl
+            .bindings
+            .iter()
+            .copied()
+            .filter(|k| *k != BindKind::Uniform)
+            .collect();
         // Take the written buffers out of the slab so the read-only ones can be borrowed.
         let mut taken: Vec<(u32, Vec<u64>)> = Vec::new();
         for (s, k) in bindings.iter().zip(&kinds) {
@@ -105,7 +125,9 @@ impl CpuBackend {
                     .bufs
                     .get_mut(s.buf.0 as usize)
                     .and_then(Option::take)
-                    .ok_or_else(|| Error::Device(format!("{}: buffer {} is not live", kernel.name(), s.buf.0)))?;
+                    .ok_or_else(|| {
+                        Error::Device(format!("{}: buffer {} is not live", kernel.name(), s.buf.0))
+                    })?;
                 taken.push((s.buf.0, v));
             }
         }
@@ -117,7 +139,13 @@ impl CpuBackend {
                         .bufs
                         .get(s.buf.0 as usize)
                         .and_then(Option::as_ref)
-                        .ok_or_else(|| Error::Device(format!("{}: buffer {} is bound both read-only and read-write", kernel.name(), s.buf.0)))?;
+                        .ok_or_else(|| {
+                            Error::Device(format!(
+                                "{}: buffer {} is bound both read-only and read-write",
+                                kernel.name(),
+                                s.buf.0
+                            ))
+                        })?;
                     let bytes: &[u8] = bytemuck::cast_slice(v);
                     ro.push(&bytes[s.offset as usize..(s.offset + s.size) as usize]);
                 }
@@ -128,15 +156,21 @@ impl CpuBackend {
                 if *k == BindKind::ReadWrite {
                     let idx = taken.iter().position(|(id, _)| *id == s.buf.0).unwrap_or(0);
                     if rw_slices.iter().any(|(i, _)| *i == idx) {
-                        return Err(Error::Device(format!("{}: one buffer bound read-write twice", kernel.name())));
+                        return Err(Error::Device(format!(
+                            "{}: one buffer bound read-write twice",
+                            kernel.name()
+                        )));
                     }
                     rw_slices.push((idx, *s));
                 }
             }
             // Hand out disjoint &mut windows of the taken buffers.
-            let mut taken_refs: Vec<Option<&mut Vec<u64>>> = taken.iter_mut().map(|(_, v)| Some(v)).collect();
+            let mut taken_refs: Vec<Option<&mut Vec<u64>>> =
+                taken.iter_mut().map(|(_, v)| Some(v)).collect();
             for (idx, s) in &rw_slices {
-                let v = taken_refs[*idx].take().ok_or_else(|| Error::Device("binding aliasing".into()))?;
+                let v = taken_refs[*idx]
+                    .take()
+                    .ok_or_else(|| Error::Device("binding aliasing".into()))?;
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
                 rw.push(&mut bytes[s.offset as usize..(s.offset + s.size) as usize]);
             }
@@ -166,7 +200,9 @@ impl Backend for CpuBackend {
             Some(i) => slab.pool.swap_remove(i),
             None => {
                 let mut v = Vec::new();
-                v.try_reserve_exact(words).map_err(|_| Error::OutOfMemory(format!("host allocation of {bytes} bytes failed")))?;
+                v.try_reserve_exact(words).map_err(|_| {
+                    Error::OutOfMemory(format!("host allocation of {bytes} bytes failed"))
+                })?;
                 v.resize(words, 0u64);
                 v
             }
@@ -206,9 +242,16 @@ impl Backend for CpuBackend {
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
         let mut slab = self.lock()?;
-        let v = slab.bufs.get_mut(id.0 as usize).and_then(Option::as_mut).ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))?;
+        let v = slab
+            .bufs
+            .get_mut(id.0 as usize)
+            .and_then(Option::as_mut)
+            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))?;
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-        let end = offset.checked_add(data.len() as u64).filter(|e| *e <= bytes.len() as u64).ok_or_else(|| Error::Device("write outside buffer".into()))?;
+        let end = offset
+            .checked_add(data.len() as u64)
+            .filter(|e| *e <= bytes.len() as u64)
+            .ok_or_else(|| Error::Device("write outside buffer".into()))?;
         bytes[offset as usize..end as usize].copy_from_slice(data);
         Ok(())
     }
@@ -219,30 +262,46 @@ impl Backend for CpuBackend {
         let mut slab = self.lock()?;
         for cmd in &rec.commands {
             match cmd {
-                Command::Dispatch { kernel, f64, params, bindings, groups } => {
+                Command::Dispatch {
+                    kernel,
+                    f64,
+                    params,
+                    bindings,
+                    groups,
+                } => {
                     Self::run_dispatch(&mut slab, *kernel, *f64, params, bindings, *groups)?;
                 }
                 Command::Clear { dst } => {
-                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
+                    let v = slab.bufs[dst.buf.0 as usize]
+                        .as_mut()
+                        .ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
                     let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
                     bytes[dst.offset as usize..(dst.offset + dst.size) as usize].fill(0);
                 }
                 Command::Copy { src, dst } => {
                     let data = {
-                        let v = slab.bufs[src.buf.0 as usize].as_ref().ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
+                        let v = slab.bufs[src.buf.0 as usize]
+                            .as_ref()
+                            .ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
                         let bytes: &[u8] = bytemuck::cast_slice(v);
                         bytes[src.offset as usize..(src.offset + src.size) as usize].to_vec()
                     };
-                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
+                    let v = slab.bufs[dst.buf.0 as usize]
+                        .as_mut()
+                        .ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
                     let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].copy_from_slice(&data);
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize]
+                        .copy_from_slice(&data);
                 }
             }
         }
         let kernel_seconds = Some(t0.elapsed().as_secs_f64());
         drop(slab);
         let readbacks = self.read_buffers(&rec.readbacks)?;
-        Ok(Submission { readbacks, kernel_seconds })
+        Ok(Submission {
+            readbacks,
+            kernel_seconds,
+        })
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
@@ -250,9 +309,17 @@ impl Backend for CpuBackend {
         slices
             .iter()
             .map(|s| {
-                let v = slab.bufs.get(s.buf.0 as usize).and_then(Option::as_ref).ok_or_else(|| Error::Device("readback of dead buffer".into()))?;
+                let v = slab
+                    .bufs
+                    .get(s.buf.0 as usize)
+                    .and_then(Option::as_ref)
+                    .ok_or_else(|| Error::Device("readback of dead buffer".into()))?;
                 let bytes: &[u8] = bytemuck::cast_slice(v);
-                let end = s.offset.checked_add(s.size).filter(|e| *e <= bytes.len() as u64).ok_or_else(|| Error::Device("readback outside buffer".into()))?;
+                let end = s
+                    .offset
+                    .checked_add(s.size)
+                    .filter(|e| *e <= bytes.len() as u64)
+                    .ok_or_else(|| Error::Device("readback outside buffer".into()))?;
                 Ok(bytes[s.offset as usize..end as usize].to_vec())
             })
             .collect()
