@@ -322,3 +322,38 @@ fn bad_bounds_and_sizes_are_refused() {
     assert!(Field::new(DataType::F32, Dims::d1(10).unwrap(), vec![0u8; 39]).is_err());
     assert!(Field::new(DataType::I32, Dims::d1(10).unwrap(), vec![0u8; 40]).is_err());
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Arbitrary bit patterns (NaN, Inf, subnormals included), block sizes and
+        /// bounds: the bound holds and non-finite values survive, on the cpu backend.
+        #[test]
+        fn arbitrary_f32_bits(bits in proptest::collection::vec(any::<u32>(), 1..600), bs in 1u32..300, e in -8i32..4, noa in any::<bool>()) {
+            let v: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+            let mode = if noa { ErrorMode::Noa } else { ErrorMode::Abs };
+            let eb = 10f64.powi(e);
+            let be = cpu();
+            let mut p = pipeline(bs, mode, eb, DataType::F32);
+            let c = p.compress(be.as_ref(), &f32f(&v)).unwrap();
+            let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+            let (_, bad) = check_f32(&v, &f32_from(&d.field.bytes), c.report.bounds[0].1);
+            prop_assert_eq!(bad, 0);
+        }
+
+        #[test]
+        fn smooth_f64(n in 1usize..3000, scale in -30i32..30, bs in 1u32..513) {
+            let s = 10f64.powi(scale);
+            let v: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin() * s).collect();
+            let be = cpu();
+            let mut p = pipeline(bs, ErrorMode::Noa, 1e-4, DataType::F64);
+            let c = p.compress(be.as_ref(), &f64f(&v)).unwrap();
+            let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+            let (_, bad) = check_f64(&v, &f64_from(&d.field.bytes), c.report.bounds[0].1);
+            prop_assert_eq!(bad, 0);
+        }
+    }
+}

@@ -76,6 +76,9 @@ enum Cmd {
         #[arg(long)]
         compare_cpu: bool,
     },
+    /// List the wgpu adapters and the one fzwgpu picks (honours WGPU_BACKEND and
+    /// WGPU_ADAPTER_NAME).
+    Adapters,
     /// Run every built-in preset on a generated smooth 2-D field, on the best adapter
     /// and on the cpu backend, and print a table.
     Demo {
@@ -492,6 +495,24 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
+        Cmd::Adapters => {
+            for line in fzwgpu::backend::wgpu::list_adapters() {
+                println!("adapter: {line}");
+            }
+            let b = backend::open(&BackendChoice::Wgpu { adapter: None })?;
+            let i = b.info();
+            println!(
+                "selected: {} | {} | {} | shader_f64={} subgroups={} timestamps={} max_binding={} MiB",
+                i.adapter,
+                i.api,
+                i.driver,
+                i.shader_f64,
+                i.subgroups,
+                i.timestamps,
+                i.max_binding_bytes >> 20
+            );
+            Ok(())
+        }
     }
 }
 

@@ -206,6 +206,11 @@ pub fn write(
     Ok(out)
 }
 
+/// CRC-32/IEEE, as used for both archive checksums.
+pub fn crc32(b: &[u8]) -> u32 {
+    crc32fast::hash(b)
+}
+
 fn u16_at(b: &[u8], o: usize) -> u16 {
     u16::from_le_bytes([b[o], b[o + 1]])
 }

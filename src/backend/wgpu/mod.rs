@@ -83,6 +83,23 @@ fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
     (dev, api)
 }
 
+/// One line per adapter the instance sees (WGPU_BACKEND applies).
+pub fn list_adapters() -> Vec<String> {
+    let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    let backends = desc.backends;
+    let instance = wgpu::Instance::new(desc);
+    pollster::block_on(instance.enumerate_adapters(backends))
+        .iter()
+        .map(|a| {
+            let i = a.get_info();
+            format!(
+                "{} | {:?} | {:?} | {} {}",
+                i.name, i.backend, i.device_type, i.driver, i.driver_info
+            )
+        })
+        .collect()
+}
+
 impl WgpuBackend {
     /// Open the adapter chosen by `opts` and the environment (`WGPU_BACKEND` selects the
     /// APIs, `WGPU_ADAPTER_NAME` the adapter).

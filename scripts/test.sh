@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Set up (scripts/setup.sh) and run the whole test suite. GPU tests run on Mesa's
+# lavapipe through Vulkan (pinned, so results do not depend on the machine's GPU) and
+# FAIL when no Vulkan adapter is found. Set FZWGPU_TEST_NATIVE_GPU=1 to test on the
+# machine's own Vulkan driver instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+export WGPU_BACKEND=${WGPU_BACKEND:-vulkan}
+if [ -z "${FZWGPU_TEST_NATIVE_GPU:-}" ]; then
+  icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json 2>/dev/null | head -n1 || true)
+  [ -n "$icd" ] || { echo "test: lavapipe ICD not found under /usr/share/vulkan/icd.d" >&2; exit 1; }
+  export VK_DRIVER_FILES="$icd"
+fi
+cargo build --release --all-targets
+echo "== GPU adapter used by the tests"
+target/release/fzwgpu adapters
+cargo test --release --all-targets "$@"
