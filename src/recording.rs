@@ -93,11 +93,24 @@ impl<'b> Recorder<'b> {
         self.alloc(bytes)
     }
 
+    /// Record a dispatch of `kernel` over `groups` workgroups (none when 0).
     pub fn dispatch<P: bytemuck::Pod>(
         &mut self,
         kernel: Kernel,
         f64: bool,
         params: &P,
+        bindings: &[BufSlice],
+        groups: u64,
+    ) -> Result<()> {
+        self.dispatch_bytes(kernel, f64, bytemuck::bytes_of(params), bindings, groups)
+    }
+
+    /// [`Recorder::dispatch`] with params already serialized.
+    pub fn dispatch_bytes(
+        &mut self,
+        kernel: Kernel,
+        f64: bool,
+        params: &[u8],
         bindings: &[BufSlice],
         groups: u64,
     ) -> Result<()> {
@@ -112,7 +125,7 @@ impl<'b> Recorder<'b> {
         self.rec.commands.push(Command::Dispatch {
             kernel,
             f64,
-            params: bytemuck::bytes_of(params).to_vec(),
+            params: params.to_vec(),
             bindings: bindings.to_vec(),
             groups,
         });

@@ -246,6 +246,11 @@ pub struct Reflection {
     pub consts: HashMap<String, u32>,
 }
 
+/// The x workgroup size of a kernel, reflected from its WGSL.
+pub fn workgroup_size(kernel: Kernel) -> Result<u32> {
+    Ok(reflect(kernel, Variant::default())?.workgroup_size[0])
+}
+
 /// naga capabilities the crate's shaders may use.
 pub fn naga_caps(variant: Variant) -> naga::valid::Capabilities {
     let mut c = naga::valid::Capabilities::empty();

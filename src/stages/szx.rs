@@ -655,8 +655,7 @@ impl Stage for SzxStage {
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            push_dispatch(
-                r,
+            r.dispatch_bytes(
                 Kernel::SzxClassify,
                 f64v,
                 &p,
@@ -664,8 +663,7 @@ impl Stage for SzxStage {
                 nbk,
             )?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            push_dispatch(
-                r,
+            r.dispatch_bytes(
                 Kernel::SzxPack,
                 f64v,
                 &p,
@@ -796,17 +794,15 @@ impl Stage for SzxStage {
             let cost_w = BufSlice::new(cost, 0, 4 * nbk);
             let off_w = BufSlice::new(offsets, 0, 4 * nbk);
             let out_w = BufSlice::new(out, b0 * g.bs * sz, nk * sz);
-            push_dispatch(
-                r,
+            r.dispatch_bytes(
                 Kernel::SzxMetaCost,
                 f64v,
                 &p,
                 &[meta_w, cost_w],
-                nbk.div_ceil(256),
+                nbk.div_ceil(crate::kernels::workgroup_size(Kernel::SzxMetaCost)? as u64),
             )?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            push_dispatch(
-                r,
+            r.dispatch_bytes(
                 Kernel::SzxUnpack,
                 f64v,
                 &p,
@@ -881,31 +877,6 @@ impl Stage for SzxStage {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-}
-
-fn push_dispatch(
-    r: &mut Recorder,
-    k: Kernel,
-    f64v: bool,
-    params: &[u8],
-    bindings: &[BufSlice],
-    groups: u64,
-) -> Result<()> {
-    if groups == 0 {
-        return Ok(());
-    }
-    r.rec.commands.push(crate::recording::Command::Dispatch {
-        kernel: k,
-        f64: f64v,
-        params: params.to_vec(),
-        bindings: bindings.to_vec(),
-        groups: u32::try_from(groups).map_err(|_| Error::TooLarge {
-            what: format!("{} workgroups", k.name()),
-            actual: groups,
-            limit: u32::MAX as u64,
-        })?,
-    });
-    Ok(())
 }
 
 const _: () = assert!(CONFIG_BYTES <= MAX_CONFIG_BYTES);

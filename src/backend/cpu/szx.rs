@@ -632,7 +632,8 @@ pub fn szx_meta_cost<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Re
     let p = F::params(p)?;
     let meta: &[u32] = view(b.ro[0], "szx_meta_cost.meta")?;
     let cost: &mut [u32] = view_mut(b.rw[0], "szx_meta_cost.cost")?;
-    let nb = (p.nblocks as usize).min(groups as usize * 256);
+    let per_group = crate::kernels::workgroup_size(crate::kernels::Kernel::SzxMetaCost)? as usize;
+    let nb = (p.nblocks as usize).min(groups as usize * per_group);
     need(meta.len() * 2 >= nb && cost.len() >= nb, "meta_cost sizes")?;
     for (blk, c) in cost.iter_mut().enumerate().take(nb) {
         let inf = (meta[blk / 2] >> ((blk & 1) * 16)) & 0xffff;
