@@ -5,6 +5,7 @@
 //! naga, so Rust never restates them.
 
 pub mod params;
+pub mod range;
 pub mod scan;
 
 use crate::error::{Error, Result};

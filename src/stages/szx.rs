@@ -13,11 +13,9 @@
 //! Offsets are the exclusive scan of the per-block costs; the decoder recomputes them.
 
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage, MAX_CONFIG_BYTES};
-use crate::backend::cpu::szx::{
-    block_cost, unkey32, unkey64, SzxFloat, BT_CONST, BT_QUANT, BT_RAW,
-};
+use crate::backend::cpu::szx::{block_cost, SzxFloat, BT_CONST, BT_QUANT, BT_RAW};
 use crate::error::{Error, Result};
-use crate::kernels::params::{RangeParams, SzxParams32, SzxParams64};
+use crate::kernels::params::{SzxParams32, SzxParams64};
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::Kernel;
 use crate::pipeline::config::Keys;
@@ -31,8 +29,6 @@ const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 104;
 /// Blocks per chunk are a multiple of this, so chunk windows stay 256-byte aligned.
 const CHUNK_BLOCK_ALIGN: u64 = 128;
-/// Elements per szx_range_partial workgroup.
-const RANGE_PER_GROUP: u64 = crate::backend::cpu::szx::RANGE_PER_GROUP as u64;
 
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,27 +211,17 @@ impl SzxStage {
         Ok(g)
     }
 
+    /// `range`: the finite min/max (NOA/REL; None when no value is finite).
     fn resolve_bound(&self, n: u64, range: Option<(f64, f64)>) -> Result<Resolved> {
         let dims = self
             .dims
             .filter(|d| d.len() == n)
             .unwrap_or(Dims { x: n, y: 1, z: 1 });
-        let v = self.cfg.bound.value;
-        let (eb_abs, range) = match self.cfg.bound.mode {
-            ErrorMode::Abs => (v, None),
-            ErrorMode::Noa | ErrorMode::Rel => {
-                let rg = range.ok_or_else(|| {
-                    Error::Pipeline("SZx: range not computed before recording".into())
-                })?;
-                let e = if rg.0 > rg.1 {
-                    0.0 // no finite values
-                } else if self.cfg.bound.mode == ErrorMode::Noa {
-                    v * (rg.1 - rg.0)
-                } else {
-                    v * rg.0.abs().max(rg.1.abs())
-                };
-                (e, Some(rg))
-            }
+        let eb_abs = crate::kernels::range::resolve_abs(self.cfg.bound, range);
+        let range = if self.cfg.bound.mode == ErrorMode::Abs {
+            None
+        } else {
+            Some(range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)))
         };
         if eb_abs.is_nan() || eb_abs < 0.0 {
             return Err(Error::ErrorBound(format!(
@@ -539,65 +525,8 @@ impl Stage for SzxStage {
         }
         // NOA / REL: min and max of the finite values, reduced on the device.
         let g = self.geometry(r, n, opts)?;
-        let f64v = self.is_f64();
-        let wt = self.sz() / 4;
-        let results = r.alloc(256 * g.nchunks)?;
-        let chunk_elems = g.cb * g.bs;
-        let max_parts = chunk_elems.div_ceil(RANGE_PER_GROUP);
-        let parts = r.temp(max_parts * 2 * wt * 4)?;
-        for k in 0..g.nchunks {
-            let (_, _, nk) = g.chunk(k);
-            let np = nk.div_ceil(RANGE_PER_GROUP);
-            let rp = RangeParams {
-                n: nk as u32,
-                nparts: np as u32,
-                ..Default::default()
-            };
-            let inw = BufSlice::new(
-                input.buf,
-                input.offset + k * chunk_elems * self.sz(),
-                nk * self.sz(),
-            );
-            let pw = BufSlice::new(parts, 0, np * 2 * wt * 4);
-            r.dispatch(Kernel::SzxRangePartial, f64v, &rp, &[inw, pw], np)?;
-            r.dispatch(
-                Kernel::SzxRangeFinal,
-                f64v,
-                &rp,
-                &[pw, BufSlice::new(results, 256 * k, 2 * wt * 4)],
-                1,
-            )?;
-        }
-        let idx = r.readback(BufSlice::new(results, 0, 256 * g.nchunks));
-        r.submit()?;
-        let bytes = r.result(idx)?;
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for k in 0..g.nchunks as usize {
-            let w = &words[k * 64..];
-            let (a, b) = if f64v {
-                let kmin = (w[1], w[0]);
-                let kmax = (w[3], w[2]);
-                if kmin > kmax {
-                    continue;
-                }
-                (f64::from_bits(unkey64(kmin)), f64::from_bits(unkey64(kmax)))
-            } else {
-                if w[0] > w[1] {
-                    continue;
-                }
-                (
-                    f32::from_bits(unkey32(w[0])) as f64,
-                    f32::from_bits(unkey32(w[1])) as f64,
-                )
-            };
-            lo = lo.min(a);
-            hi = hi.max(b);
-        }
-        self.resolved = Some(self.resolve_bound(n, Some((lo, hi)))?);
+        let range = crate::kernels::range::device_range(r, input, n, self.is_f64(), g.cb * g.bs)?;
+        self.resolved = Some(self.resolve_bound(n, range)?);
         Ok(())
     }
 
