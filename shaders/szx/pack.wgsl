@@ -17,6 +17,7 @@
 @group(0) @binding(9) var<storage, read_write> totals: array<u32>;
 
 #include "common/szx_math.wgsl"
+#include "common/bitpack_gather.wgsl"
 
 const WG: u32 = 128u;
 const MAX_BLOCK: u32 = 4096u;
@@ -70,21 +71,6 @@ fn szx_pack(@builtin(local_invocation_index) lid: u32,
     let nwords = block_cost(inf, len) - WT;
     let base = off + WT;
     for (var j = lid; j < nwords; j += WG) {
-        var word = 0u;
-        if (w > 0u) {
-            let bit0 = j * 32u;
-            let i0 = bit0 / w;
-            let i1 = min(len, (bit0 + 32u + w - 1u) / w);
-            for (var i = i0; i < i1; i++) {
-                let pos = i * w;
-                let c = s_codes[i];
-                if (pos >= bit0) {
-                    word = word | (c << (pos - bit0));
-                } else {
-                    word = word | (c >> (bit0 - pos));
-                }
-            }
-        }
-        payload[base + j] = word;
+        payload[base + j] = gather_word(j, w, len);
     }
 }

@@ -24,6 +24,7 @@ fn out_value(v: FT) -> OT {
 @group(0) @binding(5) var<storage, read_write> out: array<OT>;
 
 #include "common/szx_math.wgsl"
+#include "common/bitpack_extract.wgsl"
 
 const WG: u32 = 128u;
 
@@ -76,22 +77,7 @@ fn szx_unpack(@builtin(local_invocation_index) lid: u32,
         return;
     }
     let base = off + WT;
-    var mask = 0xffffffffu;
-    if (w < 32u) {
-        mask = (1u << w) - 1u;
-    }
     for (var i = lid; i < len; i += WG) {
-        var code = 0u;
-        if (w > 0u) {
-            let pos = i * w;
-            let wi = base + pos / 32u;
-            let sh = pos % 32u;
-            code = payload_u[wi] >> sh;
-            if (sh + w > 32u) {
-                code = code | (payload_u[wi + 1u] << (32u - sh));
-            }
-            code = code & mask;
-        }
-        out[start + i] = out_value(dequant(code, r));
+        out[start + i] = out_value(dequant(extract_code(base, i, w), r));
     }
 }

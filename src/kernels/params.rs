@@ -40,3 +40,24 @@ wgsl_params!(
         eb: f64, inv: f64, step: f64, one: f64, tiny: f64, two_maxw: f64, _pad2: f64, _pad3: f64,
     }
 );
+
+wgsl_params!(
+    /// `Params` of shaders/quant/*.wgsl, float32 variant.
+    QuantParams32 {
+        n: u32, base: u32, zigzag: u32, count: u32, chunk: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        eb: f32, inv: f32, step: f32, one: f32, limit: f32, _pad3: f32, _pad4: f32, _pad5: f32,
+    }
+);
+
+wgsl_params!(
+    /// `Params` of shaders/quant/*.wgsl, float64 variant.
+    QuantParams64 {
+        n: u32, base: u32, zigzag: u32, count: u32, chunk: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        eb: f64, inv: f64, step: f64, one: f64, limit: f64, _pad3: f64, _pad4: f64, _pad5: f64,
+    }
+);
+
+wgsl_params!(
+    /// `Params` of shaders/bitpack/*.wgsl.
+    BitpackParams { n: u32, block_size: u32, nblocks: u32, zigzag: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32 }
+);

@@ -2,6 +2,7 @@
 //! in the archive) and records its kernels into a [`Recorder`]; it never touches a
 //! backend type. Stages are registered by their StageType id, which is never reused.
 
+pub mod quantizer;
 pub mod szx;
 
 use crate::error::{Error, Result};
@@ -206,6 +207,9 @@ pub trait Stage: Send {
 pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn Stage>> {
     match type_id {
         ids::SZX => Ok(Box::new(szx::SzxStage::from_config(version, config)?)),
+        ids::QUANTIZER => Ok(Box::new(quantizer::QuantizerStage::from_config(
+            version, config,
+        )?)),
         other => Err(Error::UnknownStage(format!("id {other}"))),
     }
 }
@@ -214,7 +218,10 @@ pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn 
 pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Result<Box<dyn Stage>> {
     match type_name {
         "SZx" => Ok(Box::new(szx::SzxStage::from_toml(t)?)),
-        other => Err(Error::UnknownStage(format!("'{other}' (known: SZx)"))),
+        "Quantizer" => Ok(Box::new(quantizer::QuantizerStage::from_toml(t)?)),
+        other => Err(Error::UnknownStage(format!(
+            "'{other}' (known: SZx, Quantizer)"
+        ))),
     }
 }
 

@@ -2,6 +2,8 @@
 //! twin (same name, same binding order as the WGSL), multi-threaded with rayon. It is
 //! the reference for the GPU tests and the backend when no GPU is present.
 
+pub mod bitpack;
+pub mod quant;
 pub mod scan;
 pub mod szx;
 
@@ -38,6 +40,18 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::SzxMetaCost, true) => szx::szx_meta_cost::<f64>,
         (Kernel::SzxUnpack, false) => szx::szx_unpack::<f32>,
         (Kernel::SzxUnpack, true) => szx::szx_unpack::<f64>,
+        (Kernel::QuantEncode, false) => quant::quant_encode::<f32>,
+        (Kernel::QuantEncode, true) => quant::quant_encode::<f64>,
+        (Kernel::QuantScatter, false) => quant::quant_scatter::<f32>,
+        (Kernel::QuantScatter, true) => quant::quant_scatter::<f64>,
+        (Kernel::QuantDecode, false) => quant::quant_decode::<f32>,
+        (Kernel::QuantDecode, true) => quant::quant_decode::<f64>,
+        (Kernel::QuantPatch, false) => quant::quant_patch::<f32>,
+        (Kernel::QuantPatch, true) => quant::quant_patch::<f64>,
+        (Kernel::BitpackWidth, _) => bitpack::bitpack_width,
+        (Kernel::BitpackPack, _) => bitpack::bitpack_pack,
+        (Kernel::BitpackMetaCost, _) => bitpack::bitpack_meta_cost,
+        (Kernel::BitpackUnpack, _) => bitpack::bitpack_unpack,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{params, view, view_mut, Bindings};
 use crate::error::{Error, Result};
-use crate::kernels::params::{RangeParams, SzxParams32, SzxParams64};
+use crate::kernels::params::{QuantParams32, QuantParams64, RangeParams, SzxParams32, SzxParams64};
 use rayon::prelude::*;
 
 /// Block types of the meta region.
@@ -53,7 +53,23 @@ pub trait SzxFloat:
     fn key_from_words(w: &[u32]) -> Self::Key;
     fn key_to_f64(k: Self::Key) -> f64;
     fn params(p: &[u8]) -> Result<SzxP<Self>>;
+    /// The Quantizer params in typed form.
+    fn qparams(p: &[u8]) -> Result<QuantP<Self>>;
     fn pow2(e: i32) -> Self;
+    fn from_i32(q: i32) -> Self;
+    fn to_i32(self) -> i32;
+}
+
+/// The Quantizer params in typed form (shaders/common/quant_params.wgsl).
+#[derive(Debug, Clone, Copy)]
+pub struct QuantP<F> {
+    pub n: u32,
+    pub base: u32,
+    pub zigzag: u32,
+    pub count: u32,
+    pub chunk: u32,
+    pub math: SzxP<F>,
+    pub limit: F,
 }
 
 /// The SZx params in typed form.
@@ -209,6 +225,37 @@ impl SzxFloat for f32 {
     fn pow2(e: i32) -> f32 {
         2f32.powi(e)
     }
+    fn from_i32(q: i32) -> f32 {
+        q as f32
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn qparams(p: &[u8]) -> Result<QuantP<f32>> {
+        let q: QuantParams32 = params(p)?;
+        Ok(QuantP {
+            n: q.n,
+            base: q.base,
+            zigzag: q.zigzag,
+            count: q.count,
+            chunk: q.chunk,
+            math: SzxP {
+                n: q.n,
+                block_size: 1,
+                nblocks: 0,
+                exact: 0,
+                chunk: q.chunk,
+                word_base: 0,
+                eb: q.eb,
+                inv: q.inv,
+                step: q.step,
+                one: q.one,
+                tiny: 0.0,
+                two_maxw: 0.0,
+            },
+            limit: q.limit,
+        })
+    }
 }
 
 impl SzxFloat for f64 {
@@ -290,6 +337,37 @@ impl SzxFloat for f64 {
     }
     fn pow2(e: i32) -> f64 {
         2f64.powi(e)
+    }
+    fn from_i32(q: i32) -> f64 {
+        q as f64
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn qparams(p: &[u8]) -> Result<QuantP<f64>> {
+        let q: QuantParams64 = params(p)?;
+        Ok(QuantP {
+            n: q.n,
+            base: q.base,
+            zigzag: q.zigzag,
+            count: q.count,
+            chunk: q.chunk,
+            math: SzxP {
+                n: q.n,
+                block_size: 1,
+                nblocks: 0,
+                exact: 0,
+                chunk: q.chunk,
+                word_base: 0,
+                eb: q.eb,
+                inv: q.inv,
+                step: q.step,
+                one: q.one,
+                tiny: 0.0,
+                two_maxw: 0.0,
+            },
+            limit: q.limit,
+        })
     }
 }
 
@@ -539,22 +617,12 @@ fn pack_block<F: SzxFloat>(
     if typ == BT_CONST {
         return;
     }
-    let words = &mut out[wt..];
-    words.fill(0);
-    if w == 0 {
-        return;
-    }
     let qlim = width_limit(w);
-    for i in 0..len {
-        let c = code_of(data_f[start + i], r, qlim, p).0 as u64;
-        let pos = i * w as usize;
-        let (wi, sh) = (pos / 32, pos % 32);
-        let v = c << sh;
-        words[wi] |= v as u32;
-        if sh + w as usize > 32 {
-            words[wi + 1] |= (v >> 32) as u32;
-        }
-    }
+    super::bitpack::pack_codes(
+        (0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0),
+        w,
+        &mut out[wt..],
+    );
 }
 
 /// Twin of `szx_pack`.
@@ -678,22 +746,8 @@ pub fn szx_unpack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
                     let r: F =
                         bytemuck::pod_read_unaligned(bytemuck::cast_slice(&pay[off..off + wt]));
                     let base = off + wt;
-                    let mask = if w < 32 {
-                        (1u64 << w) - 1
-                    } else {
-                        u32::MAX as u64
-                    };
                     for (i, v) in o.chunks_exact_mut(wt).take(len).enumerate() {
-                        let mut code = 0u32;
-                        if w > 0 {
-                            let pos = i * w as usize;
-                            let (wi, sh) = (base + pos / 32, pos % 32);
-                            let mut c = (pay[wi] as u64) >> sh;
-                            if sh + w as usize > 32 {
-                                c |= (pay[wi + 1] as u64) << (32 - sh);
-                            }
-                            code = (c & mask) as u32;
-                        }
+                        let code = super::bitpack::extract_code(pay, base, i, w);
                         let x = dequant(code, r, &p);
                         v.copy_from_slice(&x.words()[..wt]);
                     }

@@ -1,0 +1,35 @@
+// quant_decode: x' = q * step for every code (outliers are patched afterwards).
+#include "common/grid.wgsl"
+#include "common/float_types.wgsl"
+#include "common/quant_params.wgsl"
+
+#ifdef F64
+alias OT = f64;
+fn out_value(v: FT) -> OT {
+    return v;
+}
+#else
+alias OT = u32;
+fn out_value(v: FT) -> OT {
+    return bitcast<u32>(v);
+}
+#endif
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> codes: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<OT>;
+
+#include "common/szx_math.wgsl"
+
+const WG: u32 = 256u;
+
+@compute @workgroup_size(WG)
+fn quant_decode(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = wg_linear(wid, nwg) * WG + lid;
+    if (i >= P.n) {
+        return;
+    }
+    out[i] = out_value(mulr(FT(decode_code(codes[i])), P.step));
+}

@@ -1,0 +1,161 @@
+//! Twins of shaders/quant/*.wgsl (the Quantizer stage).
+
+use super::szx::{addr, mulr, within, SzxFloat};
+use super::{view, view_mut, Bindings};
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+
+fn need(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Device(format!("cpu twin: {what}")))
+    }
+}
+
+fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
+    let sz = std::mem::size_of::<T>();
+    view(&b[..b.len() / sz * sz], what)
+}
+
+/// `encode_code` of quant_params.wgsl.
+pub fn encode_code(q: i32, zigzag: bool) -> u32 {
+    if zigzag {
+        ((q << 1) ^ (q >> 31)) as u32
+    } else {
+        q as u32
+    }
+}
+
+/// `decode_code` of quant_params.wgsl.
+pub fn decode_code(c: u32, zigzag: bool) -> i32 {
+    if zigzag {
+        ((c >> 1) as i32) ^ -((c & 1) as i32)
+    } else {
+        c as i32
+    }
+}
+
+/// The code of one value, or None for an outlier (quant_encode's per-value work).
+pub fn quantize_one<F: SzxFloat>(x: F, class: u32, p: &super::szx::QuantP<F>) -> Option<i32> {
+    if class != 0 {
+        return None;
+    }
+    let m = &p.math;
+    let qf = addr(mulr(x, m.inv, m.one), F::HALF).floor();
+    if !(qf.abs() < p.limit) {
+        return None;
+    }
+    let q = qf.to_i32();
+    for c in [q, q - 1, q + 1] {
+        if within(x, mulr(F::from_i32(c), m.step, m.one), m.eb) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Twin of `quant_encode`.
+pub fn quant_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::qparams(p)?;
+    let data_u: &[u32] = view(b.ro[0], "quant_encode.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[1], "quant_encode.data_f")?;
+    let n = (p.n as usize).min(groups as usize * 256);
+    need(data_f.len() >= n, "quant_encode input")?;
+    let [codes, flags] = &mut b.rw[..] else {
+        return Err(Error::Device("quant_encode: bindings".into()));
+    };
+    let codes: &mut [u32] = view_mut(codes, "codes")?;
+    let flags: &mut [u32] = view_mut(flags, "flags")?;
+    need(codes.len() >= n && flags.len() >= n, "quant_encode outputs")?;
+    codes[..n]
+        .par_iter_mut()
+        .zip(flags[..n].par_iter_mut())
+        .enumerate()
+        .for_each(|(i, (c, f))| {
+            let (_, class) = F::key_class(data_u, i);
+            let q = quantize_one(data_f[i], class, &p);
+            *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
+            *f = q.is_none() as u32;
+        });
+    Ok(())
+}
+
+/// Twin of `quant_scatter`.
+pub fn quant_scatter<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::qparams(p)?;
+    let data_u: &[u32] = view(b.ro[0], "quant_scatter.data_u")?;
+    let flags: &[u32] = view(b.ro[1], "quant_scatter.flags")?;
+    let pos: &[u32] = view(b.ro[2], "quant_scatter.pos")?;
+    let n = (p.n as usize).min(groups as usize * 256);
+    let wt = F::WT as usize;
+    need(
+        flags.len() >= n && pos.len() >= n && data_u.len() >= n * wt,
+        "quant_scatter inputs",
+    )?;
+    let [entries, totals] = &mut b.rw[..] else {
+        return Err(Error::Device("quant_scatter: bindings".into()));
+    };
+    let entries: &mut [u32] = view_mut(entries, "entries")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    if n == p.n as usize && n > 0 {
+        *totals
+            .get_mut(p.chunk as usize)
+            .ok_or_else(|| Error::Device("totals".into()))? = pos[n - 1] + flags[n - 1];
+    }
+    for i in 0..n {
+        if flags[i] == 0 {
+            continue;
+        }
+        let e = pos[i] as usize * 2 * wt;
+        need(e + 2 * wt <= entries.len(), "quant_scatter entries window")?;
+        entries[e] = p.base + i as u32;
+        if wt == 2 {
+            entries[e + 1] = 0;
+        }
+        entries[e + wt..e + 2 * wt].copy_from_slice(&data_u[i * wt..i * wt + wt]);
+    }
+    Ok(())
+}
+
+/// Twin of `quant_decode`.
+pub fn quant_decode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::qparams(p)?;
+    let codes: &[u32] = view(b.ro[0], "quant_decode.codes")?;
+    let out: &mut [u32] = view_mut(b.rw[0], "quant_decode.out")?;
+    let n = (p.n as usize).min(groups as usize * 256);
+    let wt = F::WT as usize;
+    need(
+        codes.len() >= n && out.len() >= n * wt,
+        "quant_decode sizes",
+    )?;
+    let m = p.math;
+    out[..n * wt]
+        .par_chunks_mut(wt)
+        .zip(codes[..n].par_iter())
+        .for_each(|(o, &c)| {
+            let x = mulr(F::from_i32(decode_code(c, p.zigzag == 1)), m.step, m.one);
+            o.copy_from_slice(&x.words()[..wt]);
+        });
+    Ok(())
+}
+
+/// Twin of `quant_patch`.
+pub fn quant_patch<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = F::qparams(p)?;
+    let entries: &[u32] = view(b.ro[0], "quant_patch.entries_u")?;
+    let out: &mut [u32] = view_mut(b.rw[0], "quant_patch.out")?;
+    let wt = F::WT as usize;
+    let count = (p.count as usize).min(groups as usize * 256);
+    need(entries.len() >= count * 2 * wt, "quant_patch entries")?;
+    for j in 0..count {
+        let idx = entries[j * 2 * wt].wrapping_sub(p.base) as usize;
+        need(
+            idx * wt + wt <= out.len(),
+            "quant_patch index outside the window",
+        )?;
+        out[idx * wt..idx * wt + wt]
+            .copy_from_slice(&entries[j * 2 * wt + wt..j * 2 * wt + 2 * wt]);
+    }
+    Ok(())
+}

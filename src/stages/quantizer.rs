@@ -1,0 +1,662 @@
+//! The Quantizer stage (StageType 14): linear quantization `q = round(x / (2 eb))` of
+//! float32/float64 values into int32 codes (or zigzag uint32 codes), ABS/NOA/REL.
+//! Values whose code would not fit, or that are NaN, ±Inf or subnormal, go to an exact
+//! side list of (index, value) entries applied last on decode, so the bound always
+//! holds and nothing wraps around.
+//!
+//! Outputs: `codes` (n × 4 bytes, int32 or uint32) and `outliers` (archived): entries
+//! of 2 × WT u32 words, `[global index, value]` for float32 and
+//! `[global index, 0, value lo, value hi]` for float64, in increasing index order.
+
+use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
+use crate::backend::cpu::szx::SzxFloat;
+use crate::error::{Error, Result};
+use crate::kernels::params::{QuantParams32, QuantParams64};
+use crate::kernels::range::{device_range, resolve_abs};
+use crate::kernels::scan::record_exclusive_scan;
+use crate::kernels::{workgroup_size, Kernel};
+use crate::pipeline::config::Keys;
+use crate::recording::{BufSlice, Recorder};
+use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
+use std::sync::Arc;
+
+const CONFIG_VERSION: u8 = 1;
+const CONFIG_BYTES: usize = 88;
+
+/// User-facing settings of the Quantizer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuantizerConfig {
+    pub input_type: DataType,
+    /// Int32 (signed codes) or U32 (zigzag codes).
+    pub code_type: DataType,
+    pub bound: ErrorBound,
+    /// Round the bound down to a power of two (exact products, slightly tighter).
+    pub power_of_two_bound: bool,
+}
+
+impl Default for QuantizerConfig {
+    fn default() -> Self {
+        QuantizerConfig {
+            input_type: DataType::F32,
+            code_type: DataType::I32,
+            bound: ErrorBound {
+                mode: ErrorMode::Abs,
+                value: 1e-3,
+            },
+            power_of_two_bound: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Resolved {
+    n: u64,
+    dims: Dims,
+    eb_abs: f64,
+    eb_t_bits: u64,
+    exact: bool,
+    range: Option<(f64, f64)>,
+}
+
+/// The Quantizer stage.
+#[derive(Debug, Clone)]
+pub struct QuantizerStage {
+    cfg: QuantizerConfig,
+    dims: Option<Dims>,
+    resolved: Option<Resolved>,
+    outliers: Option<u64>,
+}
+
+impl QuantizerStage {
+    pub fn new(cfg: QuantizerConfig) -> Result<Self> {
+        if !matches!(cfg.input_type, DataType::F32 | DataType::F64) {
+            return Err(Error::config(format!(
+                "Quantizer input_type must be float32 or float64, got {}",
+                cfg.input_type
+            )));
+        }
+        if !matches!(cfg.code_type, DataType::I32 | DataType::U32) {
+            return Err(Error::config(format!(
+                "Quantizer code_type must be int32 or uint32, got {}",
+                cfg.code_type
+            )));
+        }
+        ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
+        Ok(QuantizerStage {
+            cfg,
+            dims: None,
+            resolved: None,
+            outliers: None,
+        })
+    }
+
+    pub fn config(&self) -> &QuantizerConfig {
+        &self.cfg
+    }
+
+    /// Outliers stored exactly in the last run (or the decoded archive).
+    pub fn outlier_count(&self) -> Option<u64> {
+        self.outliers
+    }
+
+    pub fn from_toml(t: &mut Keys) -> Result<Self> {
+        let mut cfg = QuantizerConfig::default();
+        if let Some(s) = t.str("input_type")? {
+            cfg.input_type = DataType::from_toml_name(&s)?;
+        }
+        if let Some(s) = t.str("code_type")? {
+            cfg.code_type = DataType::from_toml_name(&s)?;
+        }
+        let zigzag = t.bool("zigzag_codes")?;
+        match (zigzag, cfg.code_type) {
+            (Some(true), DataType::I32) => {
+                return Err(Error::config(
+                    "Quantizer: zigzag_codes = true needs code_type = \"uint32\"",
+                ))
+            }
+            (Some(false), DataType::U32) => return Err(Error::config(
+                "Quantizer: code_type = \"uint32\" stores zigzag codes (zigzag_codes must be true)",
+            )),
+            _ => {}
+        }
+        if t.bool("linear_mode")? == Some(false) {
+            return Err(Error::config(
+                "Quantizer: only linear_mode = true is implemented",
+            ));
+        }
+        cfg.power_of_two_bound = t.bool("power_of_two_bound")?.unwrap_or(false);
+        let mode = match t.str("error_bound_mode")? {
+            Some(m) => m.parse()?,
+            None => ErrorMode::Abs,
+        };
+        cfg.bound = ErrorBound::new(mode, t.float("error_bound")?.unwrap_or(1e-3))?;
+        Self::new(cfg)
+    }
+
+    fn sz(&self) -> u64 {
+        self.cfg.input_type.size() as u64
+    }
+    fn f64v(&self) -> bool {
+        self.cfg.input_type == DataType::F64
+    }
+    fn zigzag(&self) -> bool {
+        self.cfg.code_type == DataType::U32
+    }
+
+    /// Elements per chunk: the outlier window (2 × value size per element) fits one
+    /// binding; a multiple of 64 keeps windows 256-byte aligned.
+    fn chunk_elems(&self, r: &Recorder, opts: &RunOptions) -> Result<u64> {
+        let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
+        if let Some(m) = opts.max_chunk_bytes {
+            limit = limit.min(m);
+        }
+        let c = limit / (2 * self.sz()) / 64 * 64;
+        if c == 0 {
+            return Err(Error::TooLarge {
+                what: "minimum Quantizer chunk (64 values)".into(),
+                actual: 128 * self.sz(),
+                limit,
+            });
+        }
+        Ok(c)
+    }
+
+    fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {
+        let dims = self
+            .dims
+            .filter(|d| d.len() == n)
+            .unwrap_or(Dims { x: n, y: 1, z: 1 });
+        let eb_abs = resolve_abs(self.cfg.bound, range);
+        let range = (self.cfg.bound.mode != ErrorMode::Abs)
+            .then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
+        let pow2 = |v: f64| {
+            if v > 0.0 && v.is_finite() {
+                2f64.powi(v.log2().floor() as i32).min(v)
+            } else {
+                v
+            }
+        };
+        let e = if self.cfg.power_of_two_bound {
+            pow2(eb_abs)
+        } else {
+            eb_abs
+        };
+        let (eb_t_bits, exact) = if self.f64v() {
+            let t = e.min(f64::BIG);
+            (t.to_bits(), t < f64::TINY)
+        } else {
+            let t = f32::round_down_from_f64(e.min(f32::BIG as f64));
+            (t.to_bits() as u64, t < f32::TINY)
+        };
+        Resolved {
+            n,
+            dims,
+            eb_abs,
+            eb_t_bits,
+            exact,
+            range,
+        }
+    }
+
+    fn params(&self, res: &Resolved, n: u64, base: u64, chunk: u64, count: u64) -> Vec<u8> {
+        fn vals<F: SzxFloat>(eb: F, exact: bool, limit: F) -> (F, F, F, F) {
+            let step = eb.add(eb);
+            let inv = F::from_f64(1.0 / step.to_f64());
+            (eb, inv, step, if exact { F::ZERO } else { limit })
+        }
+        let zz = self.zigzag() as u32;
+        if self.f64v() {
+            let (eb, inv, step, limit) =
+                vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
+            let p = QuantParams64 {
+                n: n as u32,
+                base: base as u32,
+                zigzag: zz,
+                count: count as u32,
+                chunk: chunk as u32,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        } else {
+            let (eb, inv, step, limit) =
+                vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
+            let p = QuantParams32 {
+                n: n as u32,
+                base: base as u32,
+                zigzag: zz,
+                count: count as u32,
+                chunk: chunk as u32,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        }
+    }
+
+    pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
+        if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION {
+            return Err(Error::corrupt(format!(
+                "Quantizer config: version {version}, {} bytes",
+                c.len()
+            )));
+        }
+        let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
+        let input_type = DataType::from_code(c[1])
+            .filter(|d| matches!(d, DataType::F32 | DataType::F64))
+            .ok_or_else(|| Error::corrupt("Quantizer input type"))?;
+        let mode =
+            ErrorMode::from_code(c[2]).ok_or_else(|| Error::corrupt("Quantizer error mode"))?;
+        if c[3] & !7 != 0 || c[4..8] != [0; 4] {
+            return Err(Error::corrupt("Quantizer flags"));
+        }
+        let (zigzag, pow2, exact) = (c[3] & 1 != 0, c[3] & 2 != 0, c[3] & 4 != 0);
+        let n = u64_at(8);
+        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32))
+            .map_err(|_| Error::corrupt("Quantizer dims"))?;
+        if dims.len() != n || n > u32::MAX as u64 * 64 {
+            return Err(Error::corrupt("Quantizer dims / element count"));
+        }
+        let value = f64::from_bits(u64_at(40));
+        let eb_abs = f64::from_bits(u64_at(48));
+        let eb_t_bits = u64_at(56);
+        let ok = if input_type == DataType::F64 {
+            let t = f64::from_bits(eb_t_bits);
+            t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
+        } else {
+            let t = f32::from_bits(eb_t_bits as u32);
+            eb_t_bits <= u32::MAX as u64
+                && t.is_finite()
+                && t >= 0.0
+                && (exact || (t >= f32::TINY && t <= f32::BIG))
+        };
+        if !ok || !(value.is_finite() && value > 0.0) {
+            return Err(Error::corrupt("Quantizer bound fields"));
+        }
+        let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));
+        let range = if lo.is_nan() && hi.is_nan() {
+            None
+        } else {
+            Some((lo, hi))
+        };
+        Ok(QuantizerStage {
+            cfg: QuantizerConfig {
+                input_type,
+                code_type: if zigzag { DataType::U32 } else { DataType::I32 },
+                bound: ErrorBound { mode, value },
+                power_of_two_bound: pow2,
+            },
+            dims: Some(dims),
+            resolved: Some(Resolved {
+                n,
+                dims,
+                eb_abs,
+                eb_t_bits,
+                exact,
+                range,
+            }),
+            outliers: Some(u64_at(80)),
+        })
+    }
+}
+
+impl Stage for QuantizerStage {
+    fn type_id(&self) -> u16 {
+        ids::QUANTIZER
+    }
+    fn type_name(&self) -> &'static str {
+        "Quantizer"
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("input", self.cfg.input_type)]
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![
+            PortSpec::new("codes", self.cfg.code_type),
+            PortSpec::new("outliers", DataType::U8),
+        ]
+    }
+    fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
+        if port != 0 || !matches!(dtype, DataType::F32 | DataType::F64) {
+            return Err(Error::Pipeline(format!(
+                "Quantizer takes float32 or float64, got {dtype}"
+            )));
+        }
+        self.cfg.input_type = dtype;
+        Ok(())
+    }
+    fn set_dims(&mut self, dims: Dims) {
+        self.dims = Some(dims);
+    }
+    fn override_bound(&mut self, eb: ErrorBound) -> bool {
+        self.cfg.bound = eb;
+        true
+    }
+    fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
+        let n = input_bytes.first().copied().unwrap_or(0) / self.sz();
+        vec![n * 4, n * 2 * self.sz()]
+    }
+    fn graph_compatible(&self) -> bool {
+        self.cfg.bound.mode == ErrorMode::Abs
+    }
+    fn needs_f64(&self) -> bool {
+        self.f64v()
+    }
+    fn field_dims(&self) -> Option<Dims> {
+        self.resolved.map(|r| r.dims)
+    }
+
+    fn prepare_forward(
+        &mut self,
+        r: &mut Recorder,
+        inputs: &[PortData],
+        opts: &RunOptions,
+    ) -> Result<()> {
+        let (input, len) = inputs
+            .first()
+            .ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?
+            .device("Quantizer input")?;
+        let n = len / self.sz();
+        if n == 0 || len % self.sz() != 0 {
+            return Err(Error::Input(format!(
+                "Quantizer: {len} bytes are not whole {} values",
+                self.cfg.input_type
+            )));
+        }
+        let range = if self.cfg.bound.mode == ErrorMode::Abs {
+            None
+        } else {
+            device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)?
+        };
+        self.resolved = Some(self.resolve(n, range));
+        Ok(())
+    }
+
+    fn record_forward(
+        &mut self,
+        r: &mut Recorder,
+        inputs: &[PortData],
+        opts: &RunOptions,
+    ) -> Result<Vec<PortData>> {
+        let (input, len) = inputs
+            .first()
+            .ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?
+            .device("Quantizer input")?;
+        let n = len / self.sz();
+        let res = self
+            .resolved
+            .filter(|r| r.n == n)
+            .ok_or_else(|| Error::Pipeline("Quantizer: prepare_forward must run first".into()))?;
+        let ce = self.chunk_elems(r, opts)?;
+        let nchunks = n.div_ceil(ce);
+        let sz = self.sz();
+        let wg = workgroup_size(Kernel::QuantEncode)? as u64;
+        let codes = r.alloc(n * 4)?;
+        let totals = r.alloc(4 * nchunks)?;
+        let totals_w = BufSlice::new(totals, 0, (4 * nchunks).next_multiple_of(4));
+        let flags = r.temp(4 * ce.min(n))?;
+        let pos = r.temp(4 * ce.min(n))?;
+        let tidx = r.readback(totals_w);
+        let mut parts = Vec::new();
+        for k in 0..nchunks {
+            let nk = ce.min(n - k * ce);
+            let p = self.params(&res, nk, k * ce, k, 0);
+            let in_w = BufSlice::new(input.buf, input.offset + k * ce * sz, nk * sz);
+            let codes_w = BufSlice::new(codes, k * ce * 4, nk * 4);
+            let (flags_w, pos_w) = (
+                BufSlice::new(flags, 0, nk * 4),
+                BufSlice::new(pos, 0, nk * 4),
+            );
+            let f64v = self.f64v();
+            r.dispatch_bytes(
+                Kernel::QuantEncode,
+                f64v,
+                &p,
+                &[in_w, in_w, codes_w, flags_w],
+                nk.div_ceil(wg),
+            )?;
+            record_exclusive_scan(r, flags_w, pos_w, nk)?;
+            let entries = r.alloc(nk * 2 * sz)?;
+            let ent_w = BufSlice::new(entries, 0, nk * 2 * sz);
+            r.dispatch_bytes(
+                Kernel::QuantScatter,
+                f64v,
+                &p,
+                &[in_w, flags_w, pos_w, ent_w, totals_w],
+                nk.div_ceil(wg),
+            )?;
+            parts.push(Part {
+                slice: ent_w,
+                len: PartLen::Readback {
+                    index: tidx,
+                    word: k as usize,
+                    scale: 2 * sz,
+                },
+            });
+        }
+        Ok(vec![
+            PortData::Device {
+                slice: BufSlice::new(codes, 0, n * 4),
+                len: n * 4,
+                host: None,
+            },
+            PortData::Deferred { parts },
+        ])
+    }
+
+    fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
+        if let Some(Some(o)) = outputs.get(1) {
+            self.outliers = Some(o.len() as u64 / (2 * self.sz()));
+        }
+        Ok(())
+    }
+
+    fn record_inverse(
+        &mut self,
+        r: &mut Recorder,
+        inputs: &[PortData],
+        opts: &RunOptions,
+    ) -> Result<Vec<PortData>> {
+        let res = self
+            .resolved
+            .ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
+        let n = res.n;
+        let (codes, clen) = inputs
+            .first()
+            .ok_or_else(|| Error::Pipeline("Quantizer inverse: no codes".into()))?
+            .device("codes")?;
+        if clen != n * 4 {
+            return Err(Error::corrupt(format!(
+                "Quantizer: {clen} code bytes for {n} values"
+            )));
+        }
+        let host = match inputs.get(1) {
+            Some(PortData::Device { host: Some(h), .. }) => h.clone(),
+            Some(PortData::Device {
+                slice,
+                len,
+                host: None,
+            }) => {
+                r.submit()?;
+                Arc::new(
+                    r.backend
+                        .read_buffers(&[BufSlice::new(
+                            slice.buf,
+                            slice.offset,
+                            len.next_multiple_of(4),
+                        )])?
+                        .remove(0)[..*len as usize]
+                        .to_vec(),
+                )
+            }
+            _ => return Err(Error::Pipeline("Quantizer inverse: no outlier list".into())),
+        };
+        let sz = self.sz();
+        let esz = (2 * sz) as usize;
+        if host.len() % esz != 0 {
+            return Err(Error::corrupt(format!(
+                "Quantizer outlier list of {} bytes is not whole {esz}-byte entries",
+                host.len()
+            )));
+        }
+        let count = host.len() / esz;
+        // validate: indices increasing and < n; float64 pad word zero
+        let mut last: Option<u32> = None;
+        for j in 0..count {
+            let e = &host[j * esz..(j + 1) * esz];
+            let idx = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+            if idx as u64 >= n || last.is_some_and(|l| idx <= l) || (sz == 8 && e[4..8] != [0; 4]) {
+                return Err(Error::corrupt(format!(
+                    "Quantizer outlier {j}: index {idx} invalid for {n} values"
+                )));
+            }
+            last = Some(idx);
+        }
+        self.outliers = Some(count as u64);
+        let ce = self.chunk_elems(r, opts)?;
+        let nchunks = n.div_ceil(ce);
+        let wg = workgroup_size(Kernel::QuantDecode)? as u64;
+        let out = r.alloc(n * sz)?;
+        // re-lay the entries so each chunk's list starts at an aligned offset
+        let mut starts = Vec::with_capacity(nchunks as usize + 1);
+        let mut j = 0usize;
+        for k in 0..=nchunks {
+            while j < count
+                && (u32::from_le_bytes(host[j * esz..j * esz + 4].try_into().unwrap_or([0; 4]))
+                    as u64)
+                    < k * ce
+            {
+                j += 1;
+            }
+            starts.push(j);
+        }
+        let mut laid = Vec::new();
+        let mut offs = Vec::new();
+        for k in 0..nchunks as usize {
+            offs.push(laid.len() as u64);
+            laid.extend_from_slice(&host[starts[k] * esz..starts[k + 1] * esz]);
+            laid.resize(laid.len().next_multiple_of(256), 0);
+        }
+        let ent = if laid.is_empty() {
+            None
+        } else {
+            let b = r.alloc(laid.len() as u64)?;
+            r.backend.write_buffer(b, 0, &laid)?;
+            Some(b)
+        };
+        for k in 0..nchunks {
+            let nk = ce.min(n - k * ce);
+            let ck = (starts[k as usize + 1] - starts[k as usize]) as u64;
+            let p = self.params(&res, nk, k * ce, k, ck);
+            let out_w = BufSlice::new(out, k * ce * sz, nk * sz);
+            r.dispatch_bytes(
+                Kernel::QuantDecode,
+                self.f64v(),
+                &p,
+                &[
+                    BufSlice::new(codes.buf, codes.offset + k * ce * 4, nk * 4),
+                    out_w,
+                ],
+                nk.div_ceil(wg),
+            )?;
+            if let (Some(b), true) = (ent, ck > 0) {
+                let w = BufSlice::new(b, offs[k as usize], ck * esz as u64);
+                r.dispatch_bytes(
+                    Kernel::QuantPatch,
+                    self.f64v(),
+                    &p,
+                    &[w, w, out_w],
+                    ck.div_ceil(wg),
+                )?;
+            }
+        }
+        Ok(vec![PortData::Device {
+            slice: BufSlice::new(out, 0, n * sz),
+            len: n * sz,
+            host: None,
+        }])
+    }
+
+    fn config_bytes(&self) -> Vec<u8> {
+        let Some(res) = &self.resolved else {
+            return Vec::new();
+        };
+        let mut b = Vec::with_capacity(CONFIG_BYTES);
+        b.push(CONFIG_VERSION);
+        b.push(self.cfg.input_type as u8);
+        b.push(self.cfg.bound.mode.code());
+        b.push(
+            self.zigzag() as u8 | (self.cfg.power_of_two_bound as u8) << 1 | (res.exact as u8) << 2,
+        );
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&res.n.to_le_bytes());
+        for d in [res.dims.x, res.dims.y, res.dims.z] {
+            b.extend_from_slice(&d.to_le_bytes());
+        }
+        b.extend_from_slice(&self.cfg.bound.value.to_le_bytes());
+        b.extend_from_slice(&res.eb_abs.to_le_bytes());
+        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
+        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
+        b.extend_from_slice(&lo.to_le_bytes());
+        b.extend_from_slice(&hi.to_le_bytes());
+        b.extend_from_slice(&self.outliers.unwrap_or(0).to_le_bytes());
+        b
+    }
+
+    fn describe(&self) -> Vec<(String, String)> {
+        let mut v = vec![
+            ("input_type".to_string(), self.cfg.input_type.to_string()),
+            ("code_type".to_string(), self.cfg.code_type.to_string()),
+            (
+                "error_bound".to_string(),
+                format!("{:e}", self.cfg.bound.value),
+            ),
+            (
+                "error_bound_mode".to_string(),
+                self.cfg.bound.mode.to_string(),
+            ),
+            (
+                "power_of_two_bound".to_string(),
+                self.cfg.power_of_two_bound.to_string(),
+            ),
+        ];
+        if let Some(res) = &self.resolved {
+            v.push(("elements".into(), res.n.to_string()));
+            v.push(("dims".into(), res.dims.to_string()));
+            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
+            let checked = if self.f64v() {
+                f64::from_bits(res.eb_t_bits)
+            } else {
+                f32::from_bits(res.eb_t_bits as u32) as f64
+            };
+            v.push(("checked_bound".into(), format!("{checked:e}")));
+        }
+        v
+    }
+
+    fn run_notes(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(o) = self.outliers {
+            v.push(format!("outliers={o}"));
+        }
+        if self.resolved.is_some_and(|r| r.exact) {
+            v.push("lossless_exact_mode".into());
+        }
+        v
+    }
+
+    fn resolved_bound(&self) -> Option<f64> {
+        self.resolved.map(|r| r.eb_abs)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
