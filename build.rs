@@ -4,22 +4,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("shaders/")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("shaders/").flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             walk(&p, root, out);
         } else if p.extension().and_then(|e| e.to_str()) == Some("wgsl") {
-            out.push(
-                p.strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/"),
-            );
+            out.push(p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/"));
         }
     }
 }
@@ -31,10 +22,7 @@ fn main() {
     walk(&root, &root, &mut files);
     let mut src = String::from("/// Every shader file, by path relative to shaders/.\npub const SHADER_FILES: &[(&str, &str)] = &[\n");
     for f in &files {
-        let _ = writeln!(
-            src,
-            "    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/shaders/{f}\"))),"
-        );
+        let _ = writeln!(src, "    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/shaders/{f}\"))),");
     }
     src.push_str("];\n");
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("shaders.rs");

@@ -20,9 +20,7 @@ fn backends() -> Vec<Arc<dyn Backend>> {
 
 fn field() -> Field {
     let (nx, ny) = (1024usize, 1024usize);
-    let v: Vec<f32> = (0..nx * ny)
-        .map(|i| ((i % nx) as f32 * 0.01).sin() * ((i / nx) as f32 * 0.02).cos() * 100.0)
-        .collect();
+    let v: Vec<f32> = (0..nx * ny).map(|i| ((i % nx) as f32 * 0.01).sin() * ((i / nx) as f32 * 0.02).cos() * 100.0).collect();
     Field::from_f32(Dims::new(nx as u64, ny as u64, 1).unwrap(), &v).unwrap()
 }
 
@@ -34,12 +32,9 @@ fn bench_szx(c: &mut Criterion) {
     for be in backends() {
         let name = format!("{}:{}", be.info().kind.name(), be.info().adapter);
         let mut p = Pipeline::from_preset("szx").unwrap();
-        p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap())
-            .unwrap();
+        p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
         let arch = p.compress(be.as_ref(), &f).unwrap().bytes;
-        g.bench_with_input(BenchmarkId::new("compress", &name), &f, |b, f| {
-            b.iter(|| p.compress(be.as_ref(), f).unwrap())
-        });
+        g.bench_with_input(BenchmarkId::new("compress", &name), &f, |b, f| b.iter(|| p.compress(be.as_ref(), f).unwrap()));
         g.bench_with_input(BenchmarkId::new("decompress", &name), &arch, |b, a| {
             b.iter(|| fzwgpu::decompress(be.as_ref(), a, &Default::default()).unwrap())
         });
@@ -60,13 +55,7 @@ fn bench_scan(c: &mut Criterion) {
                 let i = r.alloc(n * 4).unwrap();
                 let o = r.alloc(n * 4).unwrap();
                 r.clear(BufSlice::new(i, 0, n * 4));
-                record_exclusive_scan(
-                    &mut r,
-                    BufSlice::new(i, 0, n * 4),
-                    BufSlice::new(o, 0, n * 4),
-                    n,
-                )
-                .unwrap();
+                record_exclusive_scan(&mut r, BufSlice::new(i, 0, n * 4), BufSlice::new(o, 0, n * 4), n).unwrap();
                 r.submit().unwrap();
             })
         });

@@ -15,18 +15,10 @@ pub enum Error {
     Corrupt(String),
     /// A checksum in the archive does not match the bytes.
     #[error("checksum mismatch in {what}: stored {stored:#010x}, computed {computed:#010x}")]
-    Checksum {
-        what: &'static str,
-        stored: u32,
-        computed: u32,
-    },
+    Checksum { what: &'static str, stored: u32, computed: u32 },
     /// The archive was written by an incompatible format version.
     #[error("unsupported FZM version {found_major}.{found_minor} (this build reads {supported_major}.x)")]
-    Version {
-        found_major: u8,
-        found_minor: u8,
-        supported_major: u8,
-    },
+    Version { found_major: u8, found_minor: u8, supported_major: u8 },
     /// A configuration (TOML, API call or CLI flag) is invalid.
     #[error("invalid config: {0}")]
     Config(String),
@@ -53,20 +45,13 @@ pub enum Error {
     OutOfMemory(String),
     /// A size exceeds a limit of this build or device.
     #[error("too large: {what} is {actual}, limit {limit}")]
-    TooLarge {
-        what: String,
-        actual: u64,
-        limit: u64,
-    },
+    TooLarge { what: String, actual: u64, limit: u64 },
     /// An unsupported combination (feature missing, dtype not handled by a stage...).
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// I/O error with the path or operation that failed.
     #[error("{context}: {source}")]
-    Io {
-        context: String,
-        source: std::io::Error,
-    },
+    Io { context: String, source: std::io::Error },
 }
 
 impl Error {
@@ -78,9 +63,6 @@ impl Error {
     }
     /// An I/O error with what was being done.
     pub fn io(context: impl fmt::Display, source: std::io::Error) -> Self {
-        Error::Io {
-            context: context.to_string(),
-            source,
-        }
+        Error::Io { context: context.to_string(), source }
     }
 }

@@ -24,9 +24,7 @@ fn values(f: &Field) -> Vec<f64> {
 
 fn bits(f: &Field, i: usize) -> u64 {
     match f.dtype {
-        DataType::F32 => {
-            u32::from_le_bytes(f.bytes[4 * i..4 * i + 4].try_into().unwrap_or([0; 4])) as u64
-        }
+        DataType::F32 => u32::from_le_bytes(f.bytes[4 * i..4 * i + 4].try_into().unwrap_or([0; 4])) as u64,
         _ => u64::from_le_bytes(f.bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8])),
     }
 }
@@ -36,10 +34,7 @@ pub fn quality(orig: &Field, recon: &Field) -> Quality {
     let a = values(orig);
     let b = values(recon);
     let n = a.len().min(b.len());
-    let mut q = Quality {
-        elements: n as u64,
-        ..Default::default()
-    };
+    let mut q = Quality { elements: n as u64, ..Default::default() };
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut sse = 0f64;
     let mut finite = 0u64;
@@ -60,21 +55,9 @@ pub fn quality(orig: &Field, recon: &Field) -> Quality {
         sse += e * e;
     }
     q.value_range = if hi >= lo { hi - lo } else { 0.0 };
-    q.rmse = if finite > 0 {
-        (sse / finite as f64).sqrt()
-    } else {
-        0.0
-    };
-    q.nrmse = if q.value_range > 0.0 {
-        q.rmse / q.value_range
-    } else {
-        0.0
-    };
-    q.psnr_db = if q.rmse > 0.0 && q.value_range > 0.0 {
-        20.0 * (q.value_range / q.rmse).log10()
-    } else {
-        f64::INFINITY
-    };
+    q.rmse = if finite > 0 { (sse / finite as f64).sqrt() } else { 0.0 };
+    q.nrmse = if q.value_range > 0.0 { q.rmse / q.value_range } else { 0.0 };
+    q.psnr_db = if q.rmse > 0.0 && q.value_range > 0.0 { 20.0 * (q.value_range / q.rmse).log10() } else { f64::INFINITY };
     q
 }
 

@@ -30,13 +30,7 @@ impl BufSlice {
 pub enum Command {
     /// Run `kernel` over `groups` workgroups (the backend lays them out in a 2-D grid).
     /// `bindings` follow the WGSL binding order, the params uniform excluded.
-    Dispatch {
-        kernel: Kernel,
-        f64: bool,
-        params: Vec<u8>,
-        bindings: Vec<BufSlice>,
-        groups: u32,
-    },
+    Dispatch { kernel: Kernel, f64: bool, params: Vec<u8>, bindings: Vec<BufSlice>, groups: u32 },
     /// Zero a window.
     Clear { dst: BufSlice },
     /// Copy `src` into `dst` (same size).
@@ -71,14 +65,7 @@ pub struct Recorder<'b> {
 
 impl<'b> Recorder<'b> {
     pub fn new(backend: &'b dyn Backend) -> Self {
-        Recorder {
-            backend,
-            rec: Recording::default(),
-            temps: Vec::new(),
-            results: Vec::new(),
-            kernel_seconds: None,
-            submissions: 0,
-        }
+        Recorder { backend, rec: Recording::default(), temps: Vec::new(), results: Vec::new(), kernel_seconds: None, submissions: 0 }
     }
 
     /// A buffer that lives until the recorder is dropped (after the run's downloads).
@@ -94,26 +81,12 @@ impl<'b> Recorder<'b> {
     }
 
     /// Record a dispatch of `kernel` over `groups` workgroups (none when 0).
-    pub fn dispatch<P: bytemuck::Pod>(
-        &mut self,
-        kernel: Kernel,
-        f64: bool,
-        params: &P,
-        bindings: &[BufSlice],
-        groups: u64,
-    ) -> Result<()> {
+    pub fn dispatch<P: bytemuck::Pod>(&mut self, kernel: Kernel, f64: bool, params: &P, bindings: &[BufSlice], groups: u64) -> Result<()> {
         self.dispatch_bytes(kernel, f64, bytemuck::bytes_of(params), bindings, groups)
     }
 
     /// [`Recorder::dispatch`] with params already serialized.
-    pub fn dispatch_bytes(
-        &mut self,
-        kernel: Kernel,
-        f64: bool,
-        params: &[u8],
-        bindings: &[BufSlice],
-        groups: u64,
-    ) -> Result<()> {
+    pub fn dispatch_bytes(&mut self, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u64) -> Result<()> {
         if groups == 0 {
             return Ok(());
         }
@@ -122,13 +95,7 @@ impl<'b> Recorder<'b> {
             actual: groups,
             limit: u32::MAX as u64,
         })?;
-        self.rec.commands.push(Command::Dispatch {
-            kernel,
-            f64,
-            params: params.to_vec(),
-            bindings: bindings.to_vec(),
-            groups,
-        });
+        self.rec.commands.push(Command::Dispatch { kernel, f64, params: params.to_vec(), bindings: bindings.to_vec(), groups });
         Ok(())
     }
 
@@ -164,10 +131,7 @@ impl<'b> Recorder<'b> {
 
     /// The bytes of readback `index` (after the submission that carried it).
     pub fn result(&self, index: usize) -> Result<&[u8]> {
-        self.results
-            .get(index)
-            .map(|v| v.as_slice())
-            .ok_or_else(|| Error::Device(format!("readback {index} not available yet")))
+        self.results.get(index).map(|v| v.as_slice()).ok_or_else(|| Error::Device(format!("readback {index} not available yet")))
     }
 }
 

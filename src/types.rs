@@ -88,9 +88,7 @@ impl DataType {
         match s {
             "f32" | "float32" => Ok(DataType::F32),
             "f64" | "float64" => Ok(DataType::F64),
-            other => Err(Error::config(format!(
-                "unsupported field dtype '{other}' (use f32 or f64)"
-            ))),
+            other => Err(Error::config(format!("unsupported field dtype '{other}' (use f32 or f64)"))),
         }
     }
 }
@@ -160,24 +158,18 @@ impl FromStr for Dims {
     fn from_str(s: &str) -> Result<Self> {
         let parts: Vec<&str> = s.split(['x', 'X', ',']).map(str::trim).collect();
         if parts.is_empty() || parts.iter().any(|p| p.is_empty()) {
-            return Err(Error::Input(format!(
-                "bad dims '{s}': expected e.g. 3600x1800"
-            )));
+            return Err(Error::Input(format!("bad dims '{s}': expected e.g. 3600x1800")));
         }
         let mut v = Vec::with_capacity(parts.len());
         for p in parts {
-            let n: u64 = p.parse().map_err(|_| {
-                Error::Input(format!("bad dims '{s}': '{p}' is not a positive integer"))
-            })?;
+            let n: u64 = p.parse().map_err(|_| Error::Input(format!("bad dims '{s}': '{p}' is not a positive integer")))?;
             v.push(n);
         }
         let x = v[0];
         let y = v.get(1).copied().unwrap_or(1);
         let mut z: u64 = 1;
         for &w in v.iter().skip(2) {
-            z = z
-                .checked_mul(w)
-                .ok_or_else(|| Error::Input(format!("dims '{s}' overflow")))?;
+            z = z.checked_mul(w).ok_or_else(|| Error::Input(format!("dims '{s}' overflow")))?;
         }
         Dims::new(x, y, z)
     }
@@ -226,9 +218,7 @@ impl FromStr for ErrorMode {
             "ABS" => Ok(ErrorMode::Abs),
             "NOA" | "RANGE" | "VR_REL" => Ok(ErrorMode::Noa),
             "REL" => Ok(ErrorMode::Rel),
-            _ => Err(Error::config(format!(
-                "unknown error_bound_mode '{s}' (ABS, NOA or REL)"
-            ))),
+            _ => Err(Error::config(format!("unknown error_bound_mode '{s}' (ABS, NOA or REL)"))),
         }
     }
 }
@@ -249,9 +239,7 @@ pub struct ErrorBound {
 impl ErrorBound {
     pub fn new(mode: ErrorMode, value: f64) -> Result<Self> {
         if !(value.is_finite() && value > 0.0) {
-            return Err(Error::ErrorBound(format!(
-                "error bound must be finite and > 0, got {value}"
-            )));
+            return Err(Error::ErrorBound(format!("error bound must be finite and > 0, got {value}")));
         }
         Ok(ErrorBound { mode, value })
     }
@@ -271,19 +259,11 @@ pub struct Field {
 impl Field {
     pub fn new(dtype: DataType, dims: Dims, bytes: Vec<u8>) -> Result<Self> {
         if !matches!(dtype, DataType::F32 | DataType::F64) {
-            return Err(Error::Input(format!(
-                "fields must be float32 or float64, got {dtype}"
-            )));
+            return Err(Error::Input(format!("fields must be float32 or float64, got {dtype}")));
         }
-        let want = dims
-            .len()
-            .checked_mul(dtype.size() as u64)
-            .ok_or_else(|| Error::Input("field too large".into()))?;
+        let want = dims.len().checked_mul(dtype.size() as u64).ok_or_else(|| Error::Input("field too large".into()))?;
         if bytes.len() as u64 != want {
-            return Err(Error::Input(format!(
-                "{} bytes do not match dims {dims} of {dtype} ({want} bytes expected)",
-                bytes.len()
-            )));
+            return Err(Error::Input(format!("{} bytes do not match dims {dims} of {dtype} ({want} bytes expected)", bytes.len())));
         }
         Ok(Field { dtype, dims, bytes })
     }
@@ -296,16 +276,8 @@ impl Field {
     /// The values widened to f64 (exact for f32).
     pub fn to_f64(&self) -> Vec<f64> {
         match self.dtype {
-            DataType::F32 => self
-                .bytes
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
-                .collect(),
-            _ => self
-                .bytes
-                .chunks_exact(8)
-                .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                .collect(),
+            DataType::F32 => self.bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect(),
+            _ => self.bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect(),
         }
     }
     pub fn len(&self) -> u64 {

@@ -9,12 +9,7 @@ use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline};
 
 fn pipeline(bs: u32, mode: ErrorMode, eb: f64, dtype: DataType) -> Pipeline {
     let mut p = Pipeline::new();
-    let s = SzxStage::new(SzxConfig {
-        dtype,
-        block_size: bs,
-        bound: ErrorBound::new(mode, eb).unwrap(),
-    })
-    .unwrap();
+    let s = SzxStage::new(SzxConfig { dtype, block_size: bs, bound: ErrorBound::new(mode, eb).unwrap() }).unwrap();
     p.add_stage("szx", Box::new(s)).unwrap();
     p
 }
@@ -26,25 +21,16 @@ fn roundtrip(what: &str, field: &Field, bs: u32, mode: ErrorMode, eb: f64) -> (f
     let mut ebs = Vec::new();
     for (name, be) in backends() {
         let mut p = pipeline(bs, mode, eb, field.dtype);
-        let c = p
-            .compress(be.as_ref(), field)
-            .unwrap_or_else(|e| panic!("{what} on {name}: {e}"));
-        let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default())
-            .unwrap_or_else(|e| panic!("{what} decode on {name}: {e}"));
+        let c = p.compress(be.as_ref(), field).unwrap_or_else(|e| panic!("{what} on {name}: {e}"));
+        let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap_or_else(|e| panic!("{what} decode on {name}: {e}"));
         assert_eq!(d.field.dims, field.dims, "{what}: dims");
         assert_eq!(d.field.dtype, field.dtype, "{what}: dtype");
         ebs.push(c.report.bounds[0].1);
         arch.push(c.bytes);
         rec.push(d.field.bytes);
     }
-    assert!(
-        arch[0] == arch[1],
-        "{what}: archives differ between cpu and wgpu"
-    );
-    assert!(
-        rec[0] == rec[1],
-        "{what}: reconstructions differ between cpu and wgpu"
-    );
+    assert!(arch[0] == arch[1], "{what}: archives differ between cpu and wgpu");
+    assert!(rec[0] == rec[1], "{what}: reconstructions differ between cpu and wgpu");
     // cross-decode
     let d = fzwgpu::decompress(gpu().as_ref(), &arch[0], &Default::default()).unwrap();
     assert!(d.field.bytes == rec[0], "{what}: cross decode differs");
@@ -53,16 +39,8 @@ fn roundtrip(what: &str, field: &Field, bs: u32, mode: ErrorMode, eb: f64) -> (f
         DataType::F32 => check_f32(&f32_from(&field.bytes), &f32_from(&rec[0]), eb_abs),
         _ => check_f64(&f64_from(&field.bytes), &f64_from(&rec[0]), eb_abs),
     };
-    assert_eq!(
-        bad.1, 0,
-        "{what}: {} bound violations (max err {:e}, eb {eb_abs:e})",
-        bad.1, bad.0
-    );
-    (
-        eb_abs,
-        field.bytes.len() as f64 / arch[0].len() as f64,
-        rec.remove(0),
-    )
+    assert_eq!(bad.1, 0, "{what}: {} bound violations (max err {:e}, eb {eb_abs:e})", bad.1, bad.0);
+    (eb_abs, field.bytes.len() as f64 / arch[0].len() as f64, rec.remove(0))
 }
 
 fn f32f(v: &[f32]) -> Field {
@@ -76,25 +54,13 @@ fn f64f(v: &[f64]) -> Field {
 fn constant_fields_any_length() {
     for n in [1usize, 2, 127, 128, 129, 1000, 1024 * 3 + 1, 100_000] {
         let v = vec![273.15f32; n];
-        let (_, ratio, rec) = roundtrip(
-            &format!("constant n={n}"),
-            &f32f(&v),
-            128,
-            ErrorMode::Abs,
-            1e-3,
-        );
+        let (_, ratio, rec) = roundtrip(&format!("constant n={n}"), &f32f(&v), 128, ErrorMode::Abs, 1e-3);
         assert!(f32_from(&rec).iter().all(|&x| (x - 273.15).abs() <= 1e-3));
         if n >= 100_000 {
             assert!(ratio > 20.0, "constant n={n}: ratio {ratio}");
         }
         // NOA on a constant field: range 0 -> exact mode, bit-exact
-        let (eb, _, rec) = roundtrip(
-            &format!("constant NOA n={n}"),
-            &f32f(&v),
-            128,
-            ErrorMode::Noa,
-            1e-3,
-        );
+        let (eb, _, rec) = roundtrip(&format!("constant NOA n={n}"), &f32f(&v), 128, ErrorMode::Noa, 1e-3);
         assert_eq!(eb, 0.0);
         assert_eq!(f32_from(&rec), v);
     }
@@ -103,33 +69,16 @@ fn constant_fields_any_length() {
 #[test]
 fn single_elements_and_tails() {
     for x in [0.0f32, -0.0, 1.0, -3.5e-20, 3e38, f32::MIN_POSITIVE] {
-        roundtrip(
-            &format!("single {x}"),
-            &f32f(&[x]),
-            128,
-            ErrorMode::Abs,
-            1e-3,
-        );
+        roundtrip(&format!("single {x}"), &f32f(&[x]), 128, ErrorMode::Abs, 1e-3);
     }
     let mut rng = Rng(7);
     for bs in [1u32, 3, 64, 128, 1000, 4096] {
-        for n in [
-            1usize,
-            bs as usize - 1,
-            bs as usize + 1,
-            3 * bs as usize + 7,
-        ] {
+        for n in [1usize, bs as usize - 1, bs as usize + 1, 3 * bs as usize + 7] {
             if n == 0 {
                 continue;
             }
             let v: Vec<f32> = (0..n).map(|_| (rng.unit() * 10.0) as f32).collect();
-            roundtrip(
-                &format!("tail bs={bs} n={n}"),
-                &f32f(&v),
-                bs,
-                ErrorMode::Abs,
-                1e-2,
-            );
+            roundtrip(&format!("tail bs={bs} n={n}"), &f32f(&v), bs, ErrorMode::Abs, 1e-2);
         }
     }
 }
@@ -139,82 +88,44 @@ fn ramps_noise_and_alternating_huge() {
     let ramp: Vec<f32> = (0..10_000).map(|i| i as f32 * 1e-3).collect();
     for eb in [1e-3, 5e-4, 2.5e-4] {
         // exact ties (x on a multiple of eb) are decided exactly
-        roundtrip(
-            &format!("ramp eb={eb}"),
-            &f32f(&ramp),
-            128,
-            ErrorMode::Abs,
-            eb,
-        );
+        roundtrip(&format!("ramp eb={eb}"), &f32f(&ramp), 128, ErrorMode::Abs, eb);
     }
     let mut rng = Rng(11);
-    let noise: Vec<f32> = (0..50_000)
-        .map(|_| (rng.unit() * 2.0 - 1.0) as f32)
-        .collect();
+    let noise: Vec<f32> = (0..50_000).map(|_| (rng.unit() * 2.0 - 1.0) as f32).collect();
     roundtrip("noise", &f32f(&noise), 128, ErrorMode::Abs, 1e-3);
-    let alt: Vec<f32> = (0..5000)
-        .map(|i| if i % 2 == 0 { 1e30 } else { -1e30 })
-        .collect();
+    let alt: Vec<f32> = (0..5000).map(|i| if i % 2 == 0 { 1e30 } else { -1e30 }).collect();
     for rel in [1e-2, 1e-4] {
-        roundtrip(
-            &format!("alternating 1e30 rel {rel}"),
-            &f32f(&alt),
-            128,
-            ErrorMode::Noa,
-            rel,
-        );
+        roundtrip(&format!("alternating 1e30 rel {rel}"), &f32f(&alt), 128, ErrorMode::Noa, rel);
     }
-    let alt64: Vec<f64> = (0..5000)
-        .map(|i| if i % 2 == 0 { 1e300 } else { -1e300 })
-        .collect();
-    roundtrip(
-        "alternating 1e300 f64",
-        &f64f(&alt64),
-        128,
-        ErrorMode::Noa,
-        1e-3,
-    );
+    let alt64: Vec<f64> = (0..5000).map(|i| if i % 2 == 0 { 1e300 } else { -1e300 }).collect();
+    roundtrip("alternating 1e300 f64", &f64f(&alt64), 128, ErrorMode::Noa, 1e-3);
 }
 
 #[test]
 fn tiny_magnitudes_subnormals_and_signed_zeros() {
     let tiny: Vec<f32> = (0..5000).map(|i| (i as f32 + 1.0) * 1e-36).collect();
     roundtrip("tiny rel", &f32f(&tiny), 128, ErrorMode::Noa, 1e-3);
-    let sub: Vec<f32> = (0..5000)
-        .map(|i| f32::from_bits(1 + (i as u32 * 1000) % 0x7f_ffff))
-        .collect();
+    let sub: Vec<f32> = (0..5000).map(|i| f32::from_bits(1 + (i as u32 * 1000) % 0x7f_ffff)).collect();
     let (_, _, rec) = roundtrip("subnormals rel", &f32f(&sub), 128, ErrorMode::Noa, 1e-3);
     // blocks of subnormals are stored verbatim
     assert_eq!(f32_from(&rec), sub);
     roundtrip("subnormals abs", &f32f(&sub), 128, ErrorMode::Abs, 1e-3);
-    let mixed: Vec<f32> = (0..5000)
-        .map(|i| if i % 3 == 0 { 1e-40 } else { (i as f32).sin() })
-        .collect();
+    let mixed: Vec<f32> = (0..5000).map(|i| if i % 3 == 0 { 1e-40 } else { (i as f32).sin() }).collect();
     roundtrip("subnormals mixed", &f32f(&mixed), 128, ErrorMode::Abs, 1e-3);
-    let zeros: Vec<f32> = (0..3000)
-        .map(|i| if i % 2 == 0 { 0.0 } else { -0.0 })
-        .collect();
+    let zeros: Vec<f32> = (0..3000).map(|i| if i % 2 == 0 { 0.0 } else { -0.0 }).collect();
     roundtrip("signed zeros", &f32f(&zeros), 128, ErrorMode::Abs, 1e-3);
     roundtrip("signed zeros NOA", &f32f(&zeros), 128, ErrorMode::Noa, 1e-3);
-    let sub64: Vec<f64> = (0..3000)
-        .map(|i| f64::from_bits(1 + i as u64 * 12345))
-        .collect();
+    let sub64: Vec<f64> = (0..3000).map(|i| f64::from_bits(1 + i as u64 * 12345)).collect();
     roundtrip("f64 subnormals", &f64f(&sub64), 128, ErrorMode::Noa, 1e-2);
 }
 
 #[test]
 fn f64_beyond_f32_range() {
-    let v: Vec<f64> = (0..20_000)
-        .map(|i| 1e200 * ((i as f64) * 0.001).sin() + 1e250)
-        .collect();
+    let v: Vec<f64> = (0..20_000).map(|i| 1e200 * ((i as f64) * 0.001).sin() + 1e250).collect();
     roundtrip("f64 1e250", &f64f(&v), 128, ErrorMode::Noa, 1e-3);
-    let v: Vec<f64> = (0..20_000)
-        .map(|i| 1e-200 * ((i as f64) * 0.01).cos())
-        .collect();
+    let v: Vec<f64> = (0..20_000).map(|i| 1e-200 * ((i as f64) * 0.01).cos()).collect();
     roundtrip("f64 1e-200", &f64f(&v), 128, ErrorMode::Noa, 1e-4);
-    let v: Vec<f64> = (0..4000)
-        .map(|i| if i % 2 == 0 { f64::MAX } else { -f64::MAX })
-        .collect();
+    let v: Vec<f64> = (0..4000).map(|i| if i % 2 == 0 { f64::MAX } else { -f64::MAX }).collect();
     roundtrip("f64 +-MAX", &f64f(&v), 128, ErrorMode::Noa, 1e-3);
 }
 
@@ -222,20 +133,9 @@ fn f64_beyond_f32_range() {
 fn fill_values_in_blocks() {
     // a 1e20 fill value mixed into ordinary blocks: those blocks go raw, the rest
     // keep compressing, and the bound holds everywhere
-    let v: Vec<f32> = (0..50_000)
-        .map(|i| {
-            if i % 1000 < 3 {
-                1e20
-            } else {
-                280.0 + ((i as f32) * 0.01).sin()
-            }
-        })
-        .collect();
+    let v: Vec<f32> = (0..50_000).map(|i| if i % 1000 < 3 { 1e20 } else { 280.0 + ((i as f32) * 0.01).sin() }).collect();
     let (_, ratio, _) = roundtrip("fill 1e20", &f32f(&v), 128, ErrorMode::Abs, 1e-2);
-    assert!(
-        ratio > 2.0,
-        "fill values should only cost their own blocks, ratio {ratio}"
-    );
+    assert!(ratio > 2.0, "fill values should only cost their own blocks, ratio {ratio}");
 }
 
 #[test]
@@ -268,9 +168,7 @@ fn nan_and_inf_are_bit_exact() {
     let all_nan = vec![f32::NAN; 1000];
     let (eb, _, rec) = roundtrip("all NaN NOA", &f32f(&all_nan), 128, ErrorMode::Noa, 1e-3);
     assert_eq!(eb, 0.0);
-    assert!(f32_from(&rec)
-        .iter()
-        .all(|x| x.to_bits() == f32::NAN.to_bits()));
+    assert!(f32_from(&rec).iter().all(|x| x.to_bits() == f32::NAN.to_bits()));
     let mut v64: Vec<f64> = (0..5000).map(|i| i as f64).collect();
     v64[10] = f64::from_bits(0x7ff8_0000_dead_beef);
     v64[11] = f64::NEG_INFINITY;
@@ -282,43 +180,25 @@ fn nan_and_inf_are_bit_exact() {
 
 #[test]
 fn rel_mode_and_block_sizes() {
-    let v: Vec<f32> = (0..30_000)
-        .map(|i| 50.0 + 10.0 * (i as f32 * 0.002).sin())
-        .collect();
+    let v: Vec<f32> = (0..30_000).map(|i| 50.0 + 10.0 * (i as f32 * 0.002).sin()).collect();
     for bs in [1u32, 2, 16, 128, 4096] {
         let (eb, _, _) = roundtrip(&format!("REL bs={bs}"), &f32f(&v), bs, ErrorMode::Rel, 1e-3);
-        assert!(
-            (eb - 1e-3 * 60.0).abs() < 1e-3,
-            "REL resolves against max|x|: {eb}"
-        );
+        assert!((eb - 1e-3 * 60.0).abs() < 1e-3, "REL resolves against max|x|: {eb}");
     }
 }
 
 #[test]
 fn bad_bounds_and_sizes_are_refused() {
     for eb in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(
-            matches!(
-                ErrorBound::new(ErrorMode::Abs, eb),
-                Err(Error::ErrorBound(_))
-            ),
-            "{eb}"
-        );
+        assert!(matches!(ErrorBound::new(ErrorMode::Abs, eb), Err(Error::ErrorBound(_))), "{eb}");
     }
     for bs in [0u32, 4097] {
-        assert!(SzxStage::new(SzxConfig {
-            block_size: bs,
-            ..Default::default()
-        })
-        .is_err());
+        assert!(SzxStage::new(SzxConfig { block_size: bs, ..Default::default() }).is_err());
     }
     let mut p = Pipeline::from_preset("szx").unwrap();
     p.set_dims(Dims::new(10, 10, 1).unwrap());
     let f = f32f(&vec![1.0; 99]);
-    assert!(matches!(
-        p.compress(cpu().as_ref(), &f),
-        Err(Error::Input(_))
-    ));
+    assert!(matches!(p.compress(cpu().as_ref(), &f), Err(Error::Input(_))));
     assert!(Field::new(DataType::F32, Dims::d1(10).unwrap(), vec![0u8; 39]).is_err());
     assert!(Field::new(DataType::I32, Dims::d1(10).unwrap(), vec![0u8; 40]).is_err());
 }

@@ -11,12 +11,7 @@ use fzwgpu::{DataType, Dims, ErrorBound, ErrorMode, Field, Pipeline};
 
 fn compress(be: &dyn fzwgpu::Backend, f: &Field, bs: u32, chunk: Option<u64>) -> Vec<u8> {
     let mut p = Pipeline::new();
-    let s = SzxStage::new(SzxConfig {
-        dtype: f.dtype,
-        block_size: bs,
-        bound: ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(),
-    })
-    .unwrap();
+    let s = SzxStage::new(SzxConfig { dtype: f.dtype, block_size: bs, bound: ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap() }).unwrap();
     p.add_stage("szx", Box::new(s)).unwrap();
     p.options.max_chunk_bytes = chunk;
     p.compress(be, f).unwrap().bytes
@@ -25,25 +20,12 @@ fn compress(be: &dyn fzwgpu::Backend, f: &Field, bs: u32, chunk: Option<u64>) ->
 #[test]
 fn chunk_limits_never_change_the_archive() {
     let n = 50_003usize;
-    let v: Vec<f32> = (0..n)
-        .map(|i| {
-            if i % 20_000 == 17 {
-                f32::NAN
-            } else {
-                ((i as f32) * 0.003).sin() * 50.0 + (i % 11) as f32 * 0.01
-            }
-        })
-        .collect();
+    let v: Vec<f32> =
+        (0..n).map(|i| if i % 20_000 == 17 { f32::NAN } else { ((i as f32) * 0.003).sin() * 50.0 + (i % 11) as f32 * 0.01 }).collect();
     let v64: Vec<f64> = v.iter().map(|&x| x as f64).collect();
     for (dt, field) in [
-        (
-            DataType::F32,
-            Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap(),
-        ),
-        (
-            DataType::F64,
-            Field::from_f64(Dims::d1(n as u64).unwrap(), &v64).unwrap(),
-        ),
+        (DataType::F32, Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap()),
+        (DataType::F64, Field::from_f64(Dims::d1(n as u64).unwrap(), &v64).unwrap()),
     ] {
         for bs in [1u32, 7, 128] {
             let sz = dt.size() as u64;
@@ -53,15 +35,10 @@ fn chunk_limits_never_change_the_archive() {
                 for (name, be) in backends() {
                     let a = compress(be.as_ref(), &field, bs, Some(chunk));
                     assert!(a == reference, "{dt} bs={bs} chunk={chunk} on {name}: archive differs from the unchunked one");
-                    let opts = RunOptions {
-                        max_chunk_bytes: Some(chunk),
-                    };
+                    let opts = RunOptions { max_chunk_bytes: Some(chunk) };
                     let d = fzwgpu::decompress(be.as_ref(), &a, &opts).unwrap();
                     let d0 = fzwgpu::decompress(cpu().as_ref(), &a, &Default::default()).unwrap();
-                    assert!(
-                        d.field.bytes == d0.field.bytes,
-                        "{dt} bs={bs} chunk={chunk} on {name}: chunked decode differs"
-                    );
+                    assert!(d.field.bytes == d0.field.bytes, "{dt} bs={bs} chunk={chunk} on {name}: chunked decode differs");
                 }
             }
             let d = fzwgpu::decompress(cpu().as_ref(), &reference, &Default::default()).unwrap();
@@ -78,10 +55,7 @@ fn chunk_limits_never_change_the_archive() {
     let f = Field::from_f32(Dims::d1(1000).unwrap(), &vec![1.0; 1000]).unwrap();
     let mut p = Pipeline::from_preset("szx").unwrap();
     p.options.max_chunk_bytes = Some(1000);
-    assert!(matches!(
-        p.compress(cpu().as_ref(), &f),
-        Err(fzwgpu::Error::TooLarge { .. })
-    ));
+    assert!(matches!(p.compress(cpu().as_ref(), &f), Err(fzwgpu::Error::TooLarge { .. })));
 }
 
 #[test]
@@ -92,15 +66,12 @@ fn field_past_the_lavapipe_binding_limit() {
     let n = ((limit.min(128 << 20) / 4) + 12_345) as usize;
     let dims = Dims::new(8192, (n as u64).div_ceil(8192), 1).unwrap();
     let n = dims.len() as usize;
-    let v: Vec<f32> = (0..n)
-        .map(|i| ((i % 8192) as f32 * 0.001).sin() * 100.0 + ((i / 8192) as f32 * 0.01).cos())
-        .collect();
+    let v: Vec<f32> = (0..n).map(|i| ((i % 8192) as f32 * 0.001).sin() * 100.0 + ((i / 8192) as f32 * 0.01).cos()).collect();
     let field = Field::from_f32(dims, &v).unwrap();
     assert!(field.bytes.len() as u64 > limit.min(128 << 20));
     assert!(n / 128 > 65_535, "also past 65535 workgroups per dimension");
     let mut p = Pipeline::from_preset("szx").unwrap();
-    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap())
-        .unwrap();
+    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
     let t = std::time::Instant::now();
     let c = p.compress(g.as_ref(), &field).unwrap();
     eprintln!(
@@ -111,13 +82,9 @@ fn field_past_the_lavapipe_binding_limit() {
         field.bytes.len() as f64 / c.bytes.len() as f64
     );
     let mut pc = Pipeline::from_preset("szx").unwrap();
-    pc.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap())
-        .unwrap();
+    pc.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
     let cc = pc.compress(cpu().as_ref(), &field).unwrap();
-    assert!(
-        c.bytes == cc.bytes,
-        "wgpu and cpu archives differ past the binding limit"
-    );
+    assert!(c.bytes == cc.bytes, "wgpu and cpu archives differ past the binding limit");
     let d = fzwgpu::decompress(g.as_ref(), &c.bytes, &Default::default()).unwrap();
     let eb = c.report.bounds[0].1;
     let (max, bad) = check_f32(&v, &f32_from(&d.field.bytes), eb);

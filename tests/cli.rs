@@ -24,11 +24,7 @@ fn write_field(name: &str, n: usize) -> PathBuf {
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let o = bin().args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
 }
 
 #[test]
@@ -55,15 +51,7 @@ fn compress_decompress_info_roundtrip_on_both_backends() {
             backend,
         ]);
         assert_eq!(c, 0, "{e}");
-        let (c, _, e) = run(&[
-            "decompress",
-            "-i",
-            arch.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--backend",
-            backend,
-        ]);
+        let (c, _, e) = run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", backend]);
         assert_eq!(c, 0, "{e}");
         let a = common::f32_from(&std::fs::read(&input).unwrap());
         let b = common::f32_from(&std::fs::read(&out).unwrap());
@@ -75,10 +63,7 @@ fn compress_decompress_info_roundtrip_on_both_backends() {
         assert_eq!(j["stages"][0]["config"]["dims"], "100x60");
         // the --eb override reached the stage (the preset says 1e-3)
         assert_eq!(j["stages"][0]["config"]["error_bound"], "5e-2");
-        assert!(j["stages"][0]["run_notes"][0]
-            .as_str()
-            .unwrap()
-            .starts_with("constant_block_fraction="));
+        assert!(j["stages"][0]["run_notes"][0].as_str().unwrap().starts_with("constant_block_fraction="));
         let (c, o, _) = run(&["info", arch.to_str().unwrap()]);
         assert_eq!(c, 0);
         assert!(o.contains("FZM 3.1") && o.contains("[primary]"));
@@ -109,10 +94,7 @@ fn eval_reports_metrics_and_noa_override() {
     assert_eq!(c, 0, "{e}");
     let j: serde_json::Value = serde_json::from_str(o.lines().last().unwrap()).unwrap();
     let eb = j["resolved_bound"].as_f64().unwrap();
-    assert!(
-        (eb - 1e-3 * 20.0).abs() < 1e-4,
-        "NOA bound resolved against the range: {eb}"
-    );
+    assert!((eb - 1e-3 * 20.0).abs() < 1e-4, "NOA bound resolved against the range: {eb}");
     assert!(j["max_abs_error"].as_f64().unwrap() <= eb);
     assert_eq!(j["bound_ok"], true);
     for k in [
@@ -128,16 +110,7 @@ fn eval_reports_metrics_and_noa_override() {
     ] {
         assert!(!j[k].is_null(), "missing {k}");
     }
-    let (c, o, _) = run(&[
-        "eval",
-        "-i",
-        input.to_str().unwrap(),
-        "--dims",
-        "5000",
-        "--backend",
-        "cpu",
-        "--widen",
-    ]);
+    let (c, o, _) = run(&["eval", "-i", input.to_str().unwrap(), "--dims", "5000", "--backend", "cpu", "--widen"]);
     assert_eq!(c, 0);
     assert!(o.contains("float64") && o.contains("within bound"));
 }
@@ -147,88 +120,14 @@ fn errors_are_one_line_and_leave_no_output() {
     let input = write_field("b.f32", 1000);
     let out = tmp("never.fzm");
     let cases: Vec<Vec<&str>> = vec![
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "999",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-            "--eb",
-            "0",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-            "--eb",
-            "-1",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-            "--preset",
-            "nope",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-            "--dtype",
-            "f16",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "10x0",
-        ],
-        vec![
-            "compress",
-            "-i",
-            "/nonexistent/x.f32",
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-        ],
-        vec![
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--dims",
-            "1000",
-            "--backend",
-            "tpu",
-        ],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "999"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--eb", "0"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--eb", "-1"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--preset", "nope"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--dtype", "f16"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "10x0"],
+        vec!["compress", "-i", "/nonexistent/x.f32", "-o", out.to_str().unwrap(), "--dims", "1000"],
+        vec!["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--backend", "tpu"],
         vec![
             "compress",
             "-i",
@@ -244,22 +143,13 @@ fn errors_are_one_line_and_leave_no_output() {
             "--max-chunk-bytes",
             "10",
         ],
-        vec![
-            "decompress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
+        vec!["decompress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap()],
         vec!["info", input.to_str().unwrap()],
     ];
     for args in cases {
         let (c, _, e) = run(&args);
         assert_ne!(c, 0, "{args:?} succeeded");
-        assert!(
-            c == 1 || c == 2 && e.contains("Usage") || c == 2,
-            "{args:?}: exit {c}"
-        );
+        assert!(c == 1 || c == 2 && e.contains("Usage") || c == 2, "{args:?}: exit {c}");
         if c == 1 {
             assert_eq!(e.trim().lines().count(), 1, "{args:?}: not one line: {e}");
             assert!(e.starts_with("error: "), "{e}");
@@ -275,27 +165,12 @@ fn config_files_reject_unknown_keys_and_types() {
     let input = write_field("c.f32", 1000);
     let out = tmp("c.fzm");
     let bad = [
-        (
-            "[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bund = 1e-3\n",
-            "error_bund",
-        ),
+        ("[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bund = 1e-3\n", "error_bund"),
         ("[[stage]]\nname = \"s\"\ntype = \"SZz\"\n", "SZz"),
-        (
-            "[pipeline]\nfoo = 1\n[[stage]]\nname = \"s\"\ntype = \"SZx\"\n",
-            "foo",
-        ),
-        (
-            "[[stage]]\nname = \"s\"\ntype = \"SZx\"\nblock_size = 5000\n",
-            "block_size",
-        ),
-        (
-            "[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bound = 0.0\n",
-            "bound",
-        ),
-        (
-            "[[stage]]\nname = \"s\"\ntype = \"SZx\"\ninputs = [{ from = \"nobody\" }]\n",
-            "nobody",
-        ),
+        ("[pipeline]\nfoo = 1\n[[stage]]\nname = \"s\"\ntype = \"SZx\"\n", "foo"),
+        ("[[stage]]\nname = \"s\"\ntype = \"SZx\"\nblock_size = 5000\n", "block_size"),
+        ("[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bound = 0.0\n", "bound"),
+        ("[[stage]]\nname = \"s\"\ntype = \"SZx\"\ninputs = [{ from = \"nobody\" }]\n", "nobody"),
     ];
     for (i, (text, word)) in bad.iter().enumerate() {
         let cfg = tmp(&format!("bad{i}.toml"));
@@ -314,13 +189,11 @@ fn config_files_reject_unknown_keys_and_types() {
             "cpu",
         ]);
         assert_eq!(c, 1, "{text}");
-        assert!(
-            e.contains(word),
-            "error for {text:?} does not name '{word}': {e}"
-        );
+        assert!(e.contains(word), "error for {text:?} does not name '{word}': {e}");
     }
     let good = tmp("good.toml");
-    std::fs::write(&good, "[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bound = 0.5\nerror_bound_mode = \"ABS\"\nblock_size = 64\n").unwrap();
+    std::fs::write(&good, "[[stage]]\nname = \"s\"\ntype = \"SZx\"\nerror_bound = 0.5\nerror_bound_mode = \"ABS\"\nblock_size = 64\n")
+        .unwrap();
     let (c, _, e) = run(&[
         "compress",
         "-i",

@@ -7,19 +7,10 @@ use fzwgpu::format::fzm;
 use fzwgpu::{Dims, Error, ErrorBound, ErrorMode, Field, Pipeline};
 
 fn sample() -> Vec<u8> {
-    let v: Vec<f32> = (0..3000)
-        .map(|i| {
-            if i % 500 == 0 {
-                f32::NAN
-            } else {
-                (i as f32 * 0.01).sin() * 100.0
-            }
-        })
-        .collect();
+    let v: Vec<f32> = (0..3000).map(|i| if i % 500 == 0 { f32::NAN } else { (i as f32 * 0.01).sin() * 100.0 }).collect();
     let f = Field::from_f32(Dims::new(60, 50, 1).unwrap(), &v).unwrap();
     let mut p = Pipeline::from_preset("szx").unwrap();
-    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap())
-        .unwrap();
+    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
     p.compress(cpu().as_ref(), &f).unwrap().bytes
 }
 
@@ -75,27 +66,17 @@ fn every_truncation_is_an_error() {
 #[test]
 fn every_byte_flip_is_caught() {
     let a = sample();
-    let good = fzwgpu::decompress(cpu().as_ref(), &a, &Default::default())
-        .unwrap()
-        .field
-        .bytes;
+    let good = fzwgpu::decompress(cpu().as_ref(), &a, &Default::default()).unwrap().field.bytes;
     for i in 0..a.len() {
         let mut b = a.clone();
         b[i] ^= 0x41;
         // with CRCs: always detected
-        assert!(
-            fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()).is_err(),
-            "flip at {i} not detected"
-        );
+        assert!(fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()).is_err(), "flip at {i} not detected");
         // with CRCs recomputed: a structural error, or a decode that stays sane
         refresh_crcs(&mut b);
         match fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()) {
             Err(_) => {}
-            Ok(d) => assert_eq!(
-                d.field.bytes.len(),
-                good.len(),
-                "flip at {i} changed the size silently"
-            ),
+            Ok(d) => assert_eq!(d.field.bytes.len(), good.len(), "flip at {i} changed the size silently"),
         }
     }
 }
@@ -105,32 +86,19 @@ fn wrong_magic_version_and_absurd_sizes() {
     let a = sample();
     let mut b = a.clone();
     b[0] = b'X';
-    assert!(matches!(
-        fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()),
-        Err(Error::Corrupt(_))
-    ));
+    assert!(matches!(fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()), Err(Error::Corrupt(_))));
     let mut b = a.clone();
     b[5] = 4; // major 4
     refresh_crcs(&mut b);
     match fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()) {
-        Err(Error::Version {
-            found_major: 4,
-            supported_major: 3,
-            ..
-        }) => {}
+        Err(Error::Version { found_major: 4, supported_major: 3, .. }) => {}
         other => panic!("expected a version error, got {other:?}"),
     }
     let mut b = a.clone();
     b[4] = 9; // minor 9 is readable
     refresh_crcs(&mut b);
     assert!(fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()).is_ok());
-    for (off, val) in [
-        (6usize, u64::MAX),
-        (8, u64::MAX),
-        (16, u64::MAX),
-        (24, u64::MAX),
-        (32, u64::MAX),
-    ] {
+    for (off, val) in [(6usize, u64::MAX), (8, u64::MAX), (16, u64::MAX), (24, u64::MAX), (32, u64::MAX)] {
         let mut b = a.clone();
         let w = if off == 6 {
             2
@@ -141,10 +109,7 @@ fn wrong_magic_version_and_absurd_sizes() {
         };
         b[off..off + w].copy_from_slice(&val.to_le_bytes()[..w]);
         refresh_crcs(&mut b);
-        assert!(
-            fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()).is_err(),
-            "absurd field at {off}"
-        );
+        assert!(fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()).is_err(), "absurd field at {off}");
     }
     // absurd element count in the SZx config (n and dims at config bytes 8..40)
     let cfg = 80 + 40;
@@ -168,17 +133,9 @@ fn gpu_decoder_rejects_the_same_corruptions() {
         refresh_crcs(&mut b);
         let c = fzwgpu::decompress(cpu().as_ref(), &b, &Default::default());
         let w = fzwgpu::decompress(g.as_ref(), &b, &Default::default());
-        assert_eq!(
-            c.is_ok(),
-            w.is_ok(),
-            "flip at {i}: cpu {c:?} vs gpu {:?}",
-            w.as_ref().map(|_| ())
-        );
+        assert_eq!(c.is_ok(), w.is_ok(), "flip at {i}: cpu {c:?} vs gpu {:?}", w.as_ref().map(|_| ()));
         if let (Ok(c), Ok(w)) = (c, w) {
-            assert!(
-                c.field.bytes == w.field.bytes,
-                "flip at {i}: backends decode differently"
-            );
+            assert!(c.field.bytes == w.field.bytes, "flip at {i}: backends decode differently");
         }
     }
 }

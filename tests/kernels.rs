@@ -21,15 +21,7 @@ enum B {
     Out(usize),
 }
 
-fn run(
-    be: &dyn Backend,
-    poison: u8,
-    k: Kernel,
-    f64v: bool,
-    params: &[u8],
-    binds: &[B],
-    groups: u64,
-) -> Vec<Vec<u8>> {
+fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds: &[B], groups: u64) -> Vec<Vec<u8>> {
     let mut r = Recorder::new(be);
     let mut slices: Vec<BufSlice> = Vec::new();
     let mut outs = Vec::new();
@@ -47,8 +39,7 @@ fn run(
             B::Out(n) => {
                 let size = (*n as u64).next_multiple_of(4).max(16);
                 let id = r.alloc(size).unwrap();
-                be.write_buffer(id, 0, &vec![poison; size as usize])
-                    .unwrap();
+                be.write_buffer(id, 0, &vec![poison; size as usize]).unwrap();
                 outs.push((id, *n));
                 BufSlice::new(id, 0, size)
             }
@@ -63,10 +54,7 @@ fn run(
         groups: groups as u32,
     });
     r.submit().unwrap();
-    let reads: Vec<BufSlice> = outs
-        .iter()
-        .map(|(id, n)| BufSlice::new(*id, 0, (*n as u64).next_multiple_of(4)))
-        .collect();
+    let reads: Vec<BufSlice> = outs.iter().map(|(id, n)| BufSlice::new(*id, 0, (*n as u64).next_multiple_of(4))).collect();
     let mut v = be.read_buffers(&reads).unwrap();
     for (x, (_, n)) in v.iter_mut().zip(&outs) {
         x.truncate(*n);
@@ -75,14 +63,7 @@ fn run(
 }
 
 /// Run on both backends with different poison; outputs must match bit for bit.
-fn twin_check(
-    what: &str,
-    k: Kernel,
-    f64v: bool,
-    params: &[u8],
-    binds: &[B],
-    groups: u64,
-) -> Vec<Vec<u8>> {
+fn twin_check(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], groups: u64) -> Vec<Vec<u8>> {
     let c = cpu();
     let b = run(c.as_ref(), 0x5A, k, f64v, params, binds, groups);
     let mut gpus = vec![gpu()];
@@ -95,12 +76,12 @@ fn twin_check(
             if x != y {
                 let first = x.iter().zip(y).position(|(p, q)| p != q).unwrap();
                 panic!(
-                "{what}: {} output {i} differs from its CPU twin at byte {first} (gpu {:?} cpu {:?}, subgroups {})",
-                k.name(),
-                &x[first..(first + 8).min(x.len())],
-                &y[first..(first + 8).min(y.len())],
-                g.info().subgroups
-            );
+                    "{what}: {} output {i} differs from its CPU twin at byte {first} (gpu {:?} cpu {:?}, subgroups {})",
+                    k.name(),
+                    &x[first..(first + 8).min(x.len())],
+                    &y[first..(first + 8).min(y.len())],
+                    g.info().subgroups
+                );
             }
         }
     }
@@ -108,19 +89,13 @@ fn twin_check(
 }
 
 fn seed() -> u64 {
-    let s = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
+    let s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
     eprintln!("kernel test seed {s:#x}");
     s
 }
 
 fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 fn bytes32(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -132,11 +107,7 @@ fn scan_kernels_match_twins_and_reference() {
     for n in [1usize, 5, 255, 1023, 1024, 1025, 4097, 300_001] {
         let input: Vec<u32> = (0..n).map(|_| (rng.next() >> 40) as u32).collect();
         let tiles = n.div_ceil(TILE);
-        let p = ScanParams {
-            n: n as u32,
-            ntiles: tiles as u32,
-            ..Default::default()
-        };
+        let p = ScanParams { n: n as u32, ntiles: tiles as u32, ..Default::default() };
         let parts = twin_check(
             "scan_reduce",
             Kernel::ScanReduce,
@@ -219,13 +190,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         Kernel::SzxClassify,
         f64v,
         &p,
-        &[
-            B::In(data.clone()),
-            B::Same(0),
-            B::Out(nb * 4),
-            B::Out(nb * sz),
-            B::Out(nb * 4),
-        ],
+        &[B::In(data.clone()), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4)],
         nb as u64,
     );
     let (info, refs, cost) = (out[0].clone(), out[1].clone(), u32s(&out[2]));
@@ -256,14 +221,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     );
     assert_eq!(u32s(&out[2])[0] as usize, total, "{what}: totals");
     let (meta, payload) = (out[0].clone(), out[1].clone());
-    let out = twin_check(
-        what,
-        Kernel::SzxMetaCost,
-        f64v,
-        &p,
-        &[B::In(meta.clone()), B::Out(nb * 4)],
-        nb.div_ceil(256) as u64,
-    );
+    let out = twin_check(what, Kernel::SzxMetaCost, f64v, &p, &[B::In(meta.clone()), B::Out(nb * 4)], nb.div_ceil(256) as u64);
     assert_eq!(u32s(&out[0]), cost, "{what}: meta_cost");
     // payload window with an f64-aligned base
     let out = twin_check(
@@ -271,13 +229,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         Kernel::SzxUnpack,
         f64v,
         &p,
-        &[
-            B::In(meta),
-            B::In(bytes32(&offs)),
-            B::In(payload),
-            B::Same(2),
-            B::Out(n * sz),
-        ],
+        &[B::In(meta), B::In(bytes32(&offs)), B::In(payload), B::Same(2), B::Out(n * sz)],
         nb as u64,
     );
     assert_eq!(out[0].len(), n * sz);
@@ -292,14 +244,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
 #[test]
 fn szx_kernels_match_twins_random() {
     let mut rng = Rng(seed());
-    for &(n, bs) in &[
-        (1usize, 128u32),
-        (127, 128),
-        (1000, 1),
-        (5000, 7),
-        (70_001, 128),
-        (9000, 4096),
-    ] {
+    for &(n, bs) in &[(1usize, 128u32), (127, 128), (1000, 1), (5000, 7), (70_001, 128), (9000, 4096)] {
         // smooth + noise, some constant stretches, some specials
         let v: Vec<f32> = (0..n)
             .map(|i| {
@@ -314,21 +259,9 @@ fn szx_kernels_match_twins_random() {
             })
             .collect();
         for eb in [1e-4, 1e-2, 1.0] {
-            szx_chain::<f32>(
-                &format!("f32 n={n} bs={bs} eb={eb}"),
-                f32_bytes(&v),
-                n,
-                bs,
-                eb,
-            );
+            szx_chain::<f32>(&format!("f32 n={n} bs={bs} eb={eb}"), f32_bytes(&v), n, bs, eb);
             let v64: Vec<f64> = v.iter().map(|&x| x as f64 * 1.000001).collect();
-            szx_chain::<f64>(
-                &format!("f64 n={n} bs={bs} eb={eb}"),
-                v64.iter().flat_map(|x| x.to_le_bytes()).collect(),
-                n,
-                bs,
-                eb,
-            );
+            szx_chain::<f64>(&format!("f64 n={n} bs={bs} eb={eb}"), v64.iter().flat_map(|x| x.to_le_bytes()).collect(), n, bs, eb);
         }
     }
 }
@@ -345,21 +278,9 @@ fn szx_kernels_match_twins_real() {
 fn range_kernels_match_twins() {
     let mut rng = Rng(seed());
     for n in [1usize, 100, 4096, 4097, 100_000] {
-        let v: Vec<f32> = (0..n)
-            .map(|i| {
-                if i % 13 == 5 {
-                    f32::INFINITY
-                } else {
-                    (rng.unit() * 2e6 - 1e6) as f32
-                }
-            })
-            .collect();
+        let v: Vec<f32> = (0..n).map(|i| if i % 13 == 5 { f32::INFINITY } else { (rng.unit() * 2e6 - 1e6) as f32 }).collect();
         let np = n.div_ceil(4096);
-        let p = RangeParams {
-            n: n as u32,
-            nparts: np as u32,
-            ..Default::default()
-        };
+        let p = RangeParams { n: n as u32, nparts: np as u32, ..Default::default() };
         let parts = twin_check(
             "range f32",
             Kernel::SzxRangePartial,
@@ -368,33 +289,10 @@ fn range_kernels_match_twins() {
             &[B::In(f32_bytes(&v)), B::Out(np * 8)],
             np as u64,
         );
-        twin_check(
-            "range f32",
-            Kernel::SzxRangeFinal,
-            false,
-            bytemuck::bytes_of(&p),
-            &[B::In(parts[0].clone()), B::Out(8)],
-            1,
-        );
-        let v64: Vec<u8> = v
-            .iter()
-            .flat_map(|&x| (x as f64 * -3.0).to_le_bytes())
-            .collect();
-        let parts = twin_check(
-            "range f64",
-            Kernel::SzxRangePartial,
-            true,
-            bytemuck::bytes_of(&p),
-            &[B::In(v64), B::Out(np * 16)],
-            np as u64,
-        );
-        twin_check(
-            "range f64",
-            Kernel::SzxRangeFinal,
-            true,
-            bytemuck::bytes_of(&p),
-            &[B::In(parts[0].clone()), B::Out(16)],
-            1,
-        );
+        twin_check("range f32", Kernel::SzxRangeFinal, false, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(8)], 1);
+        let v64: Vec<u8> = v.iter().flat_map(|&x| (x as f64 * -3.0).to_le_bytes()).collect();
+        let parts =
+            twin_check("range f64", Kernel::SzxRangePartial, true, bytemuck::bytes_of(&p), &[B::In(v64), B::Out(np * 16)], np as u64);
+        twin_check("range f64", Kernel::SzxRangeFinal, true, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(16)], 1);
     }
 }

@@ -1,9 +1,7 @@
 //! Every WGSL kernel parses and validates with naga, and every Rust params struct
 //! matches its WGSL twin field by field (names and offsets) and in size.
 
-use fzwgpu::kernels::params::{
-    BitpackParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64,
-};
+use fzwgpu::kernels::params::{BitpackParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64};
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
 #[test]
@@ -11,8 +9,7 @@ fn every_kernel_variant_validates() {
     for k in Kernel::ALL {
         for f64 in [false, true] {
             for subgroup in [false, true] {
-                let r = reflect(k, Variant { f64, subgroup })
-                    .unwrap_or_else(|e| panic!("{}: {e}", k.name()));
+                let r = reflect(k, Variant { f64, subgroup }).unwrap_or_else(|e| panic!("{}: {e}", k.name()));
                 assert!(r.workgroup_size[0] > 0, "{}", k.name());
             }
         }
@@ -20,19 +17,9 @@ fn every_kernel_variant_validates() {
 }
 
 fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
-    let r = reflect(
-        k,
-        Variant {
-            f64,
-            subgroup: false,
-        },
-    )
-    .unwrap();
+    let r = reflect(k, Variant { f64, subgroup: false }).unwrap();
     let got: Vec<(String, u32)> = r.params.clone();
-    let want: Vec<(String, u32)> = fields
-        .iter()
-        .map(|(n, o)| (n.to_string(), *o as u32))
-        .collect();
+    let want: Vec<(String, u32)> = fields.iter().map(|(n, o)| (n.to_string(), *o as u32)).collect();
     assert_eq!(got, want, "{} (f64={f64}) params layout", k.name());
     assert_eq!(r.params_size as usize, size, "{} params size", k.name());
 }
@@ -40,41 +27,16 @@ fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
 #[test]
 fn params_layouts_match_wgsl() {
     for k in [Kernel::ScanReduce, Kernel::ScanDownsweep] {
-        check(
-            k,
-            false,
-            ScanParams::FIELDS,
-            std::mem::size_of::<ScanParams>(),
-        );
+        check(k, false, ScanParams::FIELDS, std::mem::size_of::<ScanParams>());
     }
     for k in [Kernel::SzxRangePartial, Kernel::SzxRangeFinal] {
         for f64 in [false, true] {
-            check(
-                k,
-                f64,
-                RangeParams::FIELDS,
-                std::mem::size_of::<RangeParams>(),
-            );
+            check(k, f64, RangeParams::FIELDS, std::mem::size_of::<RangeParams>());
         }
     }
-    for k in [
-        Kernel::SzxClassify,
-        Kernel::SzxPack,
-        Kernel::SzxMetaCost,
-        Kernel::SzxUnpack,
-    ] {
-        check(
-            k,
-            false,
-            SzxParams32::FIELDS,
-            std::mem::size_of::<SzxParams32>(),
-        );
-        check(
-            k,
-            true,
-            SzxParams64::FIELDS,
-            std::mem::size_of::<SzxParams64>(),
-        );
+    for k in [Kernel::SzxClassify, Kernel::SzxPack, Kernel::SzxMetaCost, Kernel::SzxUnpack] {
+        check(k, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
+        check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
     }
 }
 
@@ -86,8 +48,5 @@ fn scan_tile_matches_wgsl() {
 #[test]
 fn range_group_matches_wgsl() {
     let r = reflect(Kernel::SzxRangePartial, Variant::default()).unwrap();
-    assert_eq!(
-        r.workgroup_size[0] as usize * r.consts["ITEMS"] as usize,
-        fzwgpu::backend::cpu::szx::RANGE_PER_GROUP
-    );
+    assert_eq!(r.workgroup_size[0] as usize * r.consts["ITEMS"] as usize, fzwgpu::backend::cpu::szx::RANGE_PER_GROUP);
 }

@@ -22,36 +22,18 @@ impl Stage for Mock {
         "Mock"
     }
     fn inputs(&self) -> Vec<PortSpec> {
-        self.ins
-            .iter()
-            .enumerate()
-            .map(|(i, d)| PortSpec::new(&format!("in{i}"), *d))
-            .collect()
+        self.ins.iter().enumerate().map(|(i, d)| PortSpec::new(&format!("in{i}"), *d)).collect()
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        self.outs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| PortSpec::new(&format!("out{i}"), *d))
-            .collect()
+        self.outs.iter().enumerate().map(|(i, d)| PortSpec::new(&format!("out{i}"), *d)).collect()
     }
     fn output_upper_bounds(&self, b: &[u64]) -> Vec<u64> {
         b.to_vec()
     }
-    fn record_forward(
-        &mut self,
-        _: &mut Recorder,
-        i: &[PortData],
-        _: &RunOptions,
-    ) -> fzwgpu::Result<Vec<PortData>> {
+    fn record_forward(&mut self, _: &mut Recorder, i: &[PortData], _: &RunOptions) -> fzwgpu::Result<Vec<PortData>> {
         Ok(i.to_vec())
     }
-    fn record_inverse(
-        &mut self,
-        _: &mut Recorder,
-        i: &[PortData],
-        _: &RunOptions,
-    ) -> fzwgpu::Result<Vec<PortData>> {
+    fn record_inverse(&mut self, _: &mut Recorder, i: &[PortData], _: &RunOptions) -> fzwgpu::Result<Vec<PortData>> {
         Ok(i.to_vec())
     }
     fn config_bytes(&self) -> Vec<u8> {
@@ -66,10 +48,7 @@ impl Stage for Mock {
 }
 
 fn mock(ins: &[DataType], outs: &[DataType]) -> Box<dyn Stage> {
-    Box::new(Mock {
-        ins: ins.to_vec(),
-        outs: outs.to_vec(),
-    })
+    Box::new(Mock { ins: ins.to_vec(), outs: outs.to_vec() })
 }
 
 #[test]
@@ -77,102 +56,60 @@ fn api_roundtrip_and_constant_fraction() {
     // the README's API example
     let backend = fzwgpu::backend::open(&fzwgpu::BackendChoice::Auto).unwrap();
     let dims = Dims::new(512, 256, 1).unwrap();
-    let values: Vec<f32> = (0..dims.len())
-        .map(|i| {
-            if i < 60_000 {
-                1.0
-            } else {
-                (i as f32 * 1e-3).sin()
-            }
-        })
-        .collect();
+    let values: Vec<f32> = (0..dims.len()).map(|i| if i < 60_000 { 1.0 } else { (i as f32 * 1e-3).sin() }).collect();
     let field = Field::from_f32(dims, &values).unwrap();
     let mut p = Pipeline::new();
     let szx = p
         .add_stage(
             "szx",
             Box::new(
-                SzxStage::new(SzxConfig {
-                    block_size: 128,
-                    bound: ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(),
-                    ..Default::default()
-                })
-                .unwrap(),
+                SzxStage::new(SzxConfig { block_size: 128, bound: ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(), ..Default::default() })
+                    .unwrap(),
             ),
         )
         .unwrap();
     p.set_primary_source(szx).unwrap();
     let c = p.compress(backend.as_ref(), &field).unwrap();
-    let s = p
-        .stage(szx)
-        .unwrap()
-        .as_any()
-        .downcast_ref::<SzxStage>()
-        .unwrap();
+    let s = p.stage(szx).unwrap().as_any().downcast_ref::<SzxStage>().unwrap();
     let frac = s.constant_block_fraction().unwrap();
     assert!(frac > 0.4 && frac < 0.6, "constant fraction {frac}");
-    assert!(c
-        .report
-        .notes
-        .iter()
-        .any(|(_, n)| n.starts_with("constant_block_fraction=")));
+    assert!(c.report.notes.iter().any(|(_, n)| n.starts_with("constant_block_fraction=")));
     let d = fzwgpu::decompress(backend.as_ref(), &c.bytes, &RunOptions::default()).unwrap();
     assert_eq!(d.field.dims, dims);
-    assert_eq!(
-        check_f32(&values, &f32_from(&d.field.bytes), c.report.bounds[0].1).1,
-        0
-    );
+    assert_eq!(check_f32(&values, &f32_from(&d.field.bytes), c.report.bounds[0].1).1, 0);
 }
 
 #[test]
 fn finalize_rejects_bad_graphs() {
     // type mismatch
     let mut p = Pipeline::new();
-    let a = p
-        .add_stage("a", mock(&[DataType::F32], &[DataType::U8]))
-        .unwrap();
-    let b = p
-        .add_stage("b", mock(&[DataType::F32], &[DataType::U8]))
-        .unwrap();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::F32], &[DataType::U8])).unwrap();
     p.connect(a, None, b, 0).unwrap();
     assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("mismatch")));
     // UNKNOWN opts out
     let mut p = Pipeline::new();
-    let a = p
-        .add_stage("a", mock(&[DataType::F32], &[DataType::Unknown]))
-        .unwrap();
-    let b = p
-        .add_stage("b", mock(&[DataType::F32], &[DataType::U8]))
-        .unwrap();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::Unknown])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::F32], &[DataType::U8])).unwrap();
     p.connect(a, None, b, 0).unwrap();
     p.finalize().unwrap();
     // cycle
     let mut p = Pipeline::new();
-    let a = p
-        .add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8]))
-        .unwrap();
-    let b = p
-        .add_stage("b", mock(&[DataType::U8], &[DataType::U8]))
-        .unwrap();
+    let a = p.add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::U8], &[DataType::U8])).unwrap();
     p.bind_external_input(a, 0).unwrap();
     p.connect(b, None, a, 1).unwrap();
     p.connect(a, None, b, 0).unwrap();
     assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("cycle")));
     // unconnected second input
     let mut p = Pipeline::new();
-    let a = p
-        .add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8]))
-        .unwrap();
+    let a = p.add_stage("a", mock(&[DataType::F32, DataType::U8], &[DataType::U8])).unwrap();
     p.bind_external_input(a, 0).unwrap();
     assert!(matches!(p.finalize(), Err(Error::Pipeline(m)) if m.contains("not connected")));
     // unknown port, duplicate names, empty pipeline, bad primary
     let mut p = Pipeline::new();
-    let a = p
-        .add_stage("a", mock(&[DataType::F32], &[DataType::U8]))
-        .unwrap();
-    let b = p
-        .add_stage("b", mock(&[DataType::U8], &[DataType::U8]))
-        .unwrap();
+    let a = p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    let b = p.add_stage("b", mock(&[DataType::U8], &[DataType::U8])).unwrap();
     assert!(p.connect(a, Some("nope"), b, 0).is_err());
     assert!(p.add_stage("a", mock(&[], &[])).is_err());
     assert!(Pipeline::new().finalize().is_err());
@@ -184,17 +121,10 @@ fn finalize_rejects_bad_graphs() {
 #[test]
 fn bound_override_needs_a_lossy_stage() {
     let mut p = Pipeline::new();
-    p.add_stage("a", mock(&[DataType::F32], &[DataType::U8]))
-        .unwrap();
-    assert!(p
-        .override_bound(ErrorBound::new(ErrorMode::Abs, 1.0).unwrap())
-        .is_err());
+    p.add_stage("a", mock(&[DataType::F32], &[DataType::U8])).unwrap();
+    assert!(p.override_bound(ErrorBound::new(ErrorMode::Abs, 1.0).unwrap()).is_err());
     let mut p = Pipeline::from_preset("szx").unwrap();
-    assert_eq!(
-        p.override_bound(ErrorBound::new(ErrorMode::Rel, 1e-2).unwrap())
-            .unwrap(),
-        1
-    );
+    assert_eq!(p.override_bound(ErrorBound::new(ErrorMode::Rel, 1e-2).unwrap()).unwrap(), 1);
 }
 
 #[test]
@@ -233,30 +163,13 @@ fn float64_falls_back_to_cpu_without_shader_f64() {
     assert!(!g.info().shader_f64 && !g.info().subgroups);
     let mut p = Pipeline::from_preset("szx").unwrap();
     let c = p.compress(g.as_ref(), &f).unwrap();
-    assert!(
-        c.report
-            .notes
-            .iter()
-            .any(|(_, n)| n.starts_with("fallback=cpu")),
-        "{:?}",
-        c.report.notes
-    );
+    assert!(c.report.notes.iter().any(|(_, n)| n.starts_with("fallback=cpu")), "{:?}", c.report.notes);
     let mut p2 = Pipeline::from_preset("szx").unwrap();
     assert!(p2.compress(cpu().as_ref(), &f).unwrap().bytes == c.bytes);
     // float32 still runs on the GPU, with the shared-memory scan
-    let f32f = Field::from_f32(
-        Dims::d1(50_000).unwrap(),
-        &v.iter().map(|&x| x as f32).collect::<Vec<_>>(),
-    )
-    .unwrap();
-    let c = Pipeline::from_preset("szx")
-        .unwrap()
-        .compress(g.as_ref(), &f32f)
-        .unwrap();
+    let f32f = Field::from_f32(Dims::d1(50_000).unwrap(), &v.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap();
+    let c = Pipeline::from_preset("szx").unwrap().compress(g.as_ref(), &f32f).unwrap();
     assert_eq!(c.report.backend, "wgpu");
-    let c2 = Pipeline::from_preset("szx")
-        .unwrap()
-        .compress(cpu().as_ref(), &f32f)
-        .unwrap();
+    let c2 = Pipeline::from_preset("szx").unwrap().compress(cpu().as_ref(), &f32f).unwrap();
     assert!(c.bytes == c2.bytes);
 }

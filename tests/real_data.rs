@@ -12,23 +12,16 @@ fn run(field: &Field, rel: f64, eb_abs_expected: f64) -> (Vec<u8>, Vec<u8>) {
     let mut recons = Vec::new();
     for (name, be) in backends() {
         let mut p = Pipeline::from_preset("szx").unwrap();
-        p.override_bound(ErrorBound::new(ErrorMode::Noa, rel).unwrap())
-            .unwrap();
+        p.override_bound(ErrorBound::new(ErrorMode::Noa, rel).unwrap()).unwrap();
         let c = p.compress(be.as_ref(), field).unwrap();
         let eb = c.report.bounds[0].1;
-        assert!(
-            (eb - eb_abs_expected).abs() <= eb_abs_expected * 1e-12,
-            "{name}: resolved {eb} vs {eb_abs_expected}"
-        );
+        assert!((eb - eb_abs_expected).abs() <= eb_abs_expected * 1e-12, "{name}: resolved {eb} vs {eb_abs_expected}");
         let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
         archives.push(c.bytes);
         recons.push(d.field.bytes);
     }
     assert!(archives[0] == archives[1], "wgpu and cpu archives differ");
-    assert!(
-        recons[0] == recons[1],
-        "wgpu and cpu reconstructions differ"
-    );
+    assert!(recons[0] == recons[1], "wgpu and cpu reconstructions differ");
     // cross-decode: the cpu decodes the wgpu archive and vice versa (same bytes here,
     // but decode paths differ)
     (archives.remove(0), recons.remove(0))
@@ -57,28 +50,19 @@ fn real_fields_f32_and_f64_all_bounds_both_backends() {
             let f = Field::from_f32(dims, &v).unwrap();
             let (arch, rec) = run(&f, rel, eb);
             let (max, bad) = check_f32(&v, &f32_from(&rec), eb);
-            assert_eq!(
-                bad, 0,
-                "{name} f32 rel {rel}: {bad} violations, max err {max:e} > eb {eb:e}"
-            );
+            assert_eq!(bad, 0, "{name} f32 rel {rel}: {bad} violations, max err {max:e} > eb {eb:e}");
             let ratio = (v.len() * 4) as f64 / arch.len() as f64;
             if rel == 1e-3 {
                 if let Some((_, up)) = upstream.iter().find(|(p, _)| name.starts_with(p)) {
                     eprintln!("RATIO {name} szx f32 rel 1e-3: {ratio:.3} (upstream SZx {up})");
-                    assert!(
-                        ratio >= *up,
-                        "{name}: ratio {ratio:.3} below upstream SZx {up}"
-                    );
+                    assert!(ratio >= *up, "{name}: ratio {ratio:.3} below upstream SZx {up}");
                 }
             }
             // f64
             let f = Field::from_f64(dims, &v64).unwrap();
             let (_, rec) = run(&f, rel, eb);
             let (max, bad) = check_f64(&v64, &f64_from(&rec), eb);
-            assert_eq!(
-                bad, 0,
-                "{name} f64 rel {rel}: {bad} violations, max err {max:e} > eb {eb:e}"
-            );
+            assert_eq!(bad, 0, "{name} f64 rel {rel}: {bad} violations, max err {max:e} > eb {eb:e}");
         }
     }
 }

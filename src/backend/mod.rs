@@ -97,9 +97,7 @@ impl std::str::FromStr for BackendChoice {
             "auto" => Ok(BackendChoice::Auto),
             "wgpu" | "gpu" => Ok(BackendChoice::Wgpu { adapter: None }),
             "cpu" => Ok(BackendChoice::Cpu),
-            other => Err(Error::config(format!(
-                "unknown backend '{other}' (auto, wgpu or cpu)"
-            ))),
+            other => Err(Error::config(format!("unknown backend '{other}' (auto, wgpu or cpu)"))),
         }
     }
 }
@@ -109,10 +107,7 @@ pub fn open(choice: &BackendChoice) -> Result<Arc<dyn Backend>> {
     match choice {
         BackendChoice::Cpu => Ok(Arc::new(cpu::CpuBackend::new())),
         BackendChoice::Wgpu { adapter } => {
-            Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions {
-                adapter: adapter.clone(),
-                ..Default::default()
-            })?))
+            Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions { adapter: adapter.clone(), ..Default::default() })?))
         }
         BackendChoice::Auto => match wgpu::WgpuBackend::new(&wgpu::WgpuOptions::default()) {
             Ok(b) => Ok(Arc::new(b)),
@@ -129,39 +124,17 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
     let info = b.info();
     let check_slice = |s: &BufSlice, what: &str| -> Result<()> {
         let size = b.buffer_size(s.buf)?;
-        let end = s
-            .offset
-            .checked_add(s.size)
-            .ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
+        let end = s.offset.checked_add(s.size).ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
         if end > size || s.offset % 4 != 0 || s.size % 4 != 0 {
-            return Err(Error::Device(format!(
-                "{what}: window {}+{} outside buffer of {size} bytes or unaligned",
-                s.offset, s.size
-            )));
+            return Err(Error::Device(format!("{what}: window {}+{} outside buffer of {size} bytes or unaligned", s.offset, s.size)));
         }
         Ok(())
     };
     for cmd in &rec.commands {
         match cmd {
-            Command::Dispatch {
-                kernel,
-                f64,
-                params,
-                bindings,
-                ..
-            } => {
-                let r = kernels::reflect(
-                    *kernel,
-                    Variant {
-                        f64: *f64,
-                        subgroup: false,
-                    },
-                )?;
-                let storage: Vec<&BindKind> = r
-                    .bindings
-                    .iter()
-                    .filter(|k| **k != BindKind::Uniform)
-                    .collect();
+            Command::Dispatch { kernel, f64, params, bindings, .. } => {
+                let r = kernels::reflect(*kernel, Variant { f64: *f64, subgroup: false })?;
+                let storage: Vec<&BindKind> = r.bindings.iter().filter(|k| **k != BindKind::Uniform).collect();
                 if storage.len() != bindings.len() {
                     return Err(Error::Device(format!(
                         "{}: {} bindings recorded, the kernel declares {}",
@@ -180,10 +153,7 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
                 }
                 for s in bindings {
                     check_slice(s, kernel.name())?;
-                    if s.size == 0
-                        || s.size > info.max_binding_bytes
-                        || s.offset % info.storage_align != 0
-                    {
+                    if s.size == 0 || s.size > info.max_binding_bytes || s.offset % info.storage_align != 0 {
                         return Err(Error::Device(format!(
                             "{}: binding window {}+{} violates the binding limit {} or alignment {}",
                             kernel.name(),
@@ -218,11 +188,7 @@ pub(crate) fn grid(groups: u32, max_per_dim: u32) -> Result<(u32, u32)> {
     }
     let y = groups.div_ceil(max_per_dim);
     if y > max_per_dim {
-        return Err(Error::TooLarge {
-            what: "workgroup grid".into(),
-            actual: groups as u64,
-            limit: (max_per_dim as u64).pow(2),
-        });
+        return Err(Error::TooLarge { what: "workgroup grid".into(), actual: groups as u64, limit: (max_per_dim as u64).pow(2) });
     }
     Ok((max_per_dim, y))
 }

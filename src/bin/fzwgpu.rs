@@ -13,11 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser)]
-#[command(
-    name = "fzwgpu",
-    version,
-    about = "Error-bounded lossy compression of float fields on any GPU (wgpu) or the CPU"
-)]
+#[command(name = "fzwgpu", version, about = "Error-bounded lossy compression of float fields on any GPU (wgpu) or the CPU")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -132,14 +128,8 @@ fn open_backend(d: &DevArgs) -> Result<Arc<dyn Backend>> {
     let mut choice: BackendChoice = d.backend.parse()?;
     if let Some(a) = &d.adapter {
         choice = match choice {
-            BackendChoice::Cpu => {
-                return Err(Error::Config(
-                    "--adapter needs --backend wgpu or auto".into(),
-                ))
-            }
-            _ => BackendChoice::Wgpu {
-                adapter: Some(a.clone()),
-            },
+            BackendChoice::Cpu => return Err(Error::Config("--adapter needs --backend wgpu or auto".into())),
+            _ => BackendChoice::Wgpu { adapter: Some(a.clone()) },
         };
     }
     backend::open(&choice)
@@ -148,8 +138,7 @@ fn open_backend(d: &DevArgs) -> Result<Arc<dyn Backend>> {
 fn build_pipeline(p: &PipeArgs) -> Result<Pipeline> {
     let mut pipe = match (&p.preset, &p.config) {
         (_, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Error::io(format!("reading config {}", path.display()), e))?;
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(format!("reading config {}", path.display()), e))?;
             Pipeline::from_toml(&text)?
         }
         (Some(name), None) => Pipeline::from_preset(name)?,
@@ -171,28 +160,19 @@ fn build_pipeline(p: &PipeArgs) -> Result<Pipeline> {
 fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
     let dims: Dims = f.dims.parse()?;
     let dtype = DataType::parse_float(&f.dtype)?;
-    let meta =
-        std::fs::metadata(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let want = dims.len() * dtype.size() as u64;
     if meta.len() != want {
-        return Err(Error::Input(format!(
-            "{} has {} bytes; --dims {dims} of {dtype} needs {want}",
-            path.display(),
-            meta.len()
-        )));
+        return Err(Error::Input(format!("{} has {} bytes; --dims {dims} of {dtype} needs {want}", path.display(), meta.len())));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     Field::new(dtype, dims, bytes)
 }
 
 /// Write `data` to `path` through a temporary file renamed on success, so a failed run
 /// never leaves a complete-looking output.
 fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!(
-        "{}.part",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("out")
-    ));
+    let tmp = path.with_extension(format!("{}.part", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
     let res = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(data)?;
@@ -235,12 +215,7 @@ struct EvalResult {
     adapter: String,
 }
 
-fn evaluate(
-    be: &dyn Backend,
-    pipe: &mut Pipeline,
-    field: &Field,
-    repeat: usize,
-) -> Result<EvalResult> {
+fn evaluate(be: &dyn Backend, pipe: &mut Pipeline, field: &Field, repeat: usize) -> Result<EvalResult> {
     let opts = pipe.options.clone();
     // warm-up: pipelines compile, pools fill
     let c = pipe.compress(be, field)?;
@@ -250,9 +225,7 @@ fn evaluate(
     for _ in 0..repeat.max(1) {
         let c2 = pipe.compress(be, field)?;
         if c2.bytes != c.bytes {
-            return Err(Error::Device(
-                "two compressions of the same input differ".into(),
-            ));
+            return Err(Error::Device("two compressions of the same input differ".into()));
         }
         cw.push(c2.report.wall_seconds);
         ck.extend(c2.report.kernel_seconds);
@@ -260,19 +233,8 @@ fn evaluate(
         dw.push(d2.report.wall_seconds);
         dk.extend(d2.report.kernel_seconds);
     }
-    let mut notes: Vec<String> = c
-        .report
-        .notes
-        .iter()
-        .map(|(s, n)| format!("{s}:{n}"))
-        .collect();
-    notes.extend(
-        d.report
-            .notes
-            .iter()
-            .filter(|(s, _)| s == "pipeline")
-            .map(|(s, n)| format!("{s}:{n}")),
-    );
+    let mut notes: Vec<String> = c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect();
+    notes.extend(d.report.notes.iter().filter(|(s, _)| s == "pipeline").map(|(s, n)| format!("{s}:{n}")));
     notes.dedup();
     Ok(EvalResult {
         compressed: c.bytes.len() as u64,
@@ -317,10 +279,7 @@ fn eval_json(name: &str, field: &Field, r: &EvalResult) -> serde_json::Value {
 fn print_eval(name: &str, field: &Field, r: &EvalResult) {
     let n = field.bytes.len() as u64;
     println!("preset            {name}");
-    println!(
-        "field             {} {} ({} bytes)",
-        field.dims, field.dtype, n
-    );
+    println!("field             {} {} ({} bytes)", field.dims, field.dtype, n);
     println!("backend           {} | {}", r.backend, r.adapter);
     println!(
         "compressed        {} bytes, ratio {:.3}, {:.3} bits/value",
@@ -332,26 +291,14 @@ fn print_eval(name: &str, field: &Field, r: &EvalResult) {
     println!(
         "max abs error     {:e} ({})",
         r.q.max_abs_error,
-        if r.q.max_abs_error <= r.bound {
-            "within bound"
-        } else {
-            "BOUND VIOLATED"
-        }
+        if r.q.max_abs_error <= r.bound { "within bound" } else { "BOUND VIOLATED" }
     );
     println!("PSNR              {:.2} dB", r.q.psnr_db);
     println!("NRMSE             {:e}", r.q.nrmse);
     if r.q.non_finite > 0 {
-        println!(
-            "non-finite        {} (bit-exact: {})",
-            r.q.non_finite,
-            r.q.non_finite_mismatches == 0
-        );
+        println!("non-finite        {} (bit-exact: {})", r.q.non_finite, r.q.non_finite_mismatches == 0);
     }
-    let src = if r.backend == "cpu" {
-        "cpu wall"
-    } else {
-        "GPU timestamps"
-    };
+    let src = if r.backend == "cpu" { "cpu wall" } else { "GPU timestamps" };
     println!(
         "compress          kernel {} GB/s ({src}), end-to-end {} GB/s",
         fmt_opt(gbps(n, r.c_kernel)),
@@ -375,9 +322,7 @@ pub fn demo_field(dims: Dims) -> Result<Field> {
         let y = j as f64 / ny as f64;
         for i in 0..nx {
             let x = i as f64 / nx as f64;
-            let s = (6.0 * x + 1.0).sin() * (4.0 * y).cos()
-                + 0.5 * (17.0 * (x + y)).sin() * (-(x - 0.5) * (x - 0.5) * 8.0).exp()
-                + 0.3 * x;
+            let s = (6.0 * x + 1.0).sin() * (4.0 * y).cos() + 0.5 * (17.0 * (x + y)).sin() * (-(x - 0.5) * (x - 0.5) * 8.0).exp() + 0.3 * x;
             v.push(s as f32);
         }
     }
@@ -386,13 +331,7 @@ pub fn demo_field(dims: Dims) -> Result<Field> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
-        Cmd::Compress {
-            input,
-            output,
-            field,
-            pipe,
-            dev,
-        } => {
+        Cmd::Compress { input, output, field, pipe, dev } => {
             let f = read_field(&input, &field)?;
             let mut p = build_pipeline(&pipe)?;
             let be = open_backend(&dev)?;
@@ -412,8 +351,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Decompress { input, output, dev } => {
-            let bytes = std::fs::read(&input)
-                .map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+            let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let be = open_backend(&dev)?;
             let d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions::default())?;
             write_atomic(&output, &d.field.bytes)?;
@@ -429,16 +367,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Info { input, json } => info(&input, json),
-        Cmd::Eval {
-            input,
-            field,
-            pipe,
-            dev,
-            repeat,
-            json,
-            compare_cpu,
-            widen,
-        } => {
+        Cmd::Eval { input, field, pipe, dev, repeat, json, compare_cpu, widen } => {
             let mut f = read_field(&input, &field)?;
             if widen {
                 if f.dtype != DataType::F32 {
@@ -448,11 +377,8 @@ fn run(cli: Cli) -> Result<()> {
             }
             let mut p = build_pipeline(&pipe)?;
             let be = open_backend(&dev)?;
-            let name = pipe
-                .preset
-                .clone()
-                .or_else(|| pipe.config.as_ref().map(|c| c.display().to_string()))
-                .unwrap_or_else(|| "szx".into());
+            let name =
+                pipe.preset.clone().or_else(|| pipe.config.as_ref().map(|c| c.display().to_string())).unwrap_or_else(|| "szx".into());
             let r = evaluate(be.as_ref(), &mut p, &f, repeat)?;
             if compare_cpu {
                 let cpu = backend::open(&BackendChoice::Cpu)?;
@@ -460,25 +386,14 @@ fn run(cli: Cli) -> Result<()> {
                 let mut pc = build_pipeline(&pipe)?;
                 let b = pc.compress(cpu.as_ref(), &f)?;
                 if a.bytes != b.bytes {
-                    let at = a
-                        .bytes
-                        .iter()
-                        .zip(&b.bytes)
-                        .position(|(x, y)| x != y)
-                        .unwrap_or(a.bytes.len().min(b.bytes.len()));
-                    return Err(Error::Device(format!(
-                        "archive from {} differs from the cpu backend's at byte {at}",
-                        r.adapter
-                    )));
+                    let at = a.bytes.iter().zip(&b.bytes).position(|(x, y)| x != y).unwrap_or(a.bytes.len().min(b.bytes.len()));
+                    return Err(Error::Device(format!("archive from {} differs from the cpu backend's at byte {at}", r.adapter)));
                 }
                 let opts = p.options.clone();
                 let da = fzwgpu::decompress(be.as_ref(), &a.bytes, &opts)?;
                 let db = fzwgpu::decompress(cpu.as_ref(), &a.bytes, &opts)?;
                 if da.field.bytes != db.field.bytes {
-                    return Err(Error::Device(format!(
-                        "reconstruction on {} differs from the cpu backend's",
-                        r.adapter
-                    )));
+                    return Err(Error::Device(format!("reconstruction on {} differs from the cpu backend's", r.adapter)));
                 }
                 eprintln!("compare-cpu: archive ({} bytes) and reconstruction identical to the cpu backend", a.bytes.len());
             }
@@ -488,9 +403,7 @@ fn run(cli: Cli) -> Result<()> {
                 print_eval(&name, &f, &r);
             }
             if r.q.max_abs_error > r.bound || r.q.non_finite_mismatches > 0 {
-                return Err(Error::Device(
-                    "the reconstruction violates the bound".into(),
-                ));
+                return Err(Error::Device("the reconstruction violates the bound".into()));
             }
             Ok(())
         }
@@ -533,17 +446,7 @@ fn demo(dims: &str, json_out: bool) -> Result<()> {
         );
         println!(
             "{:<14} {:<8} {:<34} {:>8} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10} {:>10}",
-            "preset",
-            "backend",
-            "adapter",
-            "ratio",
-            "bound",
-            "max err",
-            "PSNR",
-            "comp k",
-            "comp e2e",
-            "dec k",
-            "dec e2e"
+            "preset", "backend", "adapter", "ratio", "bound", "max err", "PSNR", "comp k", "comp e2e", "dec k", "dec e2e"
         );
     }
     let mut all_ok = true;
@@ -578,22 +481,16 @@ fn demo(dims: &str, json_out: bool) -> Result<()> {
     }
     if !json_out {
         println!("GB/s of input: 'k' = kernel time (GPU timestamps; cpu: compute wall time), 'e2e' = host to host.");
-        println!(
-            "every reconstruction {} its bound",
-            if all_ok { "is within" } else { "VIOLATES" }
-        );
+        println!("every reconstruction {} its bound", if all_ok { "is within" } else { "VIOLATES" });
     }
     if !all_ok {
-        return Err(Error::Device(
-            "a demo reconstruction violated its bound".into(),
-        ));
+        return Err(Error::Device("a demo reconstruction violated its bound".into()));
     }
     Ok(())
 }
 
 fn info(path: &Path, json_out: bool) -> Result<()> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let a = fzm::read(&bytes)?;
     let h = &a.header;
     let mut stages = Vec::new();
@@ -637,12 +534,7 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(());
     }
-    println!(
-        "{}: FZM {}.{}",
-        path.display(),
-        h.version_major,
-        h.version_minor
-    );
+    println!("{}: FZM {}.{}", path.display(), h.version_major, h.version_minor);
     println!(
         "  uncompressed {} bytes, compressed {} bytes, ratio {:.3}",
         h.uncompressed_size,
@@ -660,11 +552,7 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
             fzwgpu::stages::type_name_of(s.stage_type),
             s.stage_type,
             s.stage_version,
-            if s.flags & fzm::STAGE_FLAG_PRIMARY != 0 {
-                " [primary]"
-            } else {
-                ""
-            },
+            if s.flags & fzm::STAGE_FLAG_PRIMARY != 0 { " [primary]" } else { "" },
             s.inputs,
             s.outputs,
             s.config.len()

@@ -106,11 +106,7 @@ fn get_name(b: &[u8]) -> Result<String> {
 
 /// Write an archive. `buffers[i].1` is the data of entry `i` (offsets are assigned
 /// here).
-pub fn write(
-    stages: &[StageInfo],
-    buffers: &[(BufferEntry, Vec<u8>)],
-    uncompressed_size: u64,
-) -> Result<Vec<u8>> {
+pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompressed_size: u64) -> Result<Vec<u8>> {
     if stages.len() > MAX_STAGES as usize || buffers.len() > MAX_BUFFERS as usize {
         return Err(Error::TooLarge {
             what: "stages or buffers in one archive".into(),
@@ -118,8 +114,7 @@ pub fn write(
             limit: MAX_BUFFERS as u64,
         });
     }
-    let header_size =
-        CORE_HEADER_BYTES + STAGE_INFO_BYTES * stages.len() + BUFFER_ENTRY_BYTES * buffers.len();
+    let header_size = CORE_HEADER_BYTES + STAGE_INFO_BYTES * stages.len() + BUFFER_ENTRY_BYTES * buffers.len();
     let mut offsets = Vec::with_capacity(buffers.len());
     let mut payload_len = 0u64;
     for (_, data) in buffers {
@@ -129,21 +124,14 @@ pub fn write(
     }
     let total = header_size as u64 + payload_len;
     let mut out = Vec::new();
-    out.try_reserve_exact(total as usize)
-        .map_err(|_| Error::OutOfMemory(format!("archive of {total} bytes")))?;
+    out.try_reserve_exact(total as usize).map_err(|_| Error::OutOfMemory(format!("archive of {total} bytes")))?;
     out.resize(header_size, 0);
     // stage infos
     for (i, s) in stages.iter().enumerate() {
         let o = CORE_HEADER_BYTES + i * STAGE_INFO_BYTES;
         let b = &mut out[o..o + STAGE_INFO_BYTES];
-        if s.inputs.len() > MAX_INPUTS
-            || s.outputs.len() > MAX_OUTPUTS
-            || s.config.len() > CONFIG_SLOT
-        {
-            return Err(Error::Pipeline(format!(
-                "stage {} exceeds the FZM slots (8 ports, 128 config bytes)",
-                s.name
-            )));
+        if s.inputs.len() > MAX_INPUTS || s.outputs.len() > MAX_OUTPUTS || s.config.len() > CONFIG_SLOT {
+            return Err(Error::Pipeline(format!("stage {} exceeds the FZM slots (8 ports, 128 config bytes)", s.name)));
         }
         b[0..2].copy_from_slice(&s.stage_type.to_le_bytes());
         b[2..4].copy_from_slice(&s.stage_version.to_le_bytes());
@@ -226,25 +214,16 @@ fn u64_at(b: &[u8], o: usize) -> u64 {
 /// Parse and validate the core header only (cheap; used by `info` too).
 pub fn read_header(bytes: &[u8]) -> Result<CoreHeader> {
     if bytes.len() < CORE_HEADER_BYTES {
-        return Err(Error::corrupt(format!(
-            "{} bytes is shorter than the 80-byte FZM header",
-            bytes.len()
-        )));
+        return Err(Error::corrupt(format!("{} bytes is shorter than the 80-byte FZM header", bytes.len())));
     }
     let magic = u32_at(bytes, 0);
     if magic != MAGIC {
-        return Err(Error::corrupt(format!(
-            "bad magic {magic:#010x} (not an FZM archive)"
-        )));
+        return Err(Error::corrupt(format!("bad magic {magic:#010x} (not an FZM archive)")));
     }
     let v = u16_at(bytes, 4);
     let (major, minor) = ((v >> 8) as u8, (v & 0xff) as u8);
     if major != VERSION_MAJOR {
-        return Err(Error::Version {
-            found_major: major,
-            found_minor: minor,
-            supported_major: VERSION_MAJOR,
-        });
+        return Err(Error::Version { found_major: major, found_minor: minor, supported_major: VERSION_MAJOR });
     }
     let mut src = [0u64; 4];
     for (k, s) in src.iter_mut().enumerate() {
@@ -270,48 +249,28 @@ pub fn read_header(bytes: &[u8]) -> Result<CoreHeader> {
 pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
     let h = read_header(bytes)?;
     if h.num_stages == 0 || h.num_stages > MAX_STAGES {
-        return Err(Error::corrupt(format!(
-            "{} stages (1..={MAX_STAGES} allowed)",
-            h.num_stages
-        )));
+        return Err(Error::corrupt(format!("{} stages (1..={MAX_STAGES} allowed)", h.num_stages)));
     }
     if h.num_buffers == 0 || h.num_buffers > MAX_BUFFERS {
-        return Err(Error::corrupt(format!(
-            "{} buffers (1..={MAX_BUFFERS} allowed)",
-            h.num_buffers
-        )));
+        return Err(Error::corrupt(format!("{} buffers (1..={MAX_BUFFERS} allowed)", h.num_buffers)));
     }
     if h.num_sources != 1 {
-        return Err(Error::corrupt(format!(
-            "{} sources (this build writes and reads 1)",
-            h.num_sources
-        )));
+        return Err(Error::corrupt(format!("{} sources (this build writes and reads 1)", h.num_sources)));
     }
-    let want_header = CORE_HEADER_BYTES as u64
-        + STAGE_INFO_BYTES as u64 * h.num_stages as u64
-        + BUFFER_ENTRY_BYTES as u64 * h.num_buffers as u64;
+    let want_header =
+        CORE_HEADER_BYTES as u64 + STAGE_INFO_BYTES as u64 * h.num_stages as u64 + BUFFER_ENTRY_BYTES as u64 * h.num_buffers as u64;
     if h.header_size != want_header {
-        return Err(Error::corrupt(format!(
-            "header_size {} (stage and buffer counts imply {want_header})",
-            h.header_size
-        )));
+        return Err(Error::corrupt(format!("header_size {} (stage and buffer counts imply {want_header})", h.header_size)));
     }
     if h.compressed_size != bytes.len() as u64 {
-        return Err(Error::corrupt(format!(
-            "archive is {} bytes, header says {} (truncated or padded)",
-            bytes.len(),
-            h.compressed_size
-        )));
+        return Err(Error::corrupt(format!("archive is {} bytes, header says {} (truncated or padded)", bytes.len(), h.compressed_size)));
     }
     if h.header_size > bytes.len() as u64 {
         return Err(Error::corrupt("header runs past the end"));
     }
     let hs = h.header_size as usize;
     if h.flags & !(FLAG_DATA_CRC | FLAG_HEADER_CRC) != 0 {
-        return Err(Error::corrupt(format!(
-            "unknown header flags {:#06x}",
-            h.flags
-        )));
+        return Err(Error::corrupt(format!("unknown header flags {:#06x}", h.flags)));
     }
     if h.flags & FLAG_HEADER_CRC != 0 {
         let mut hasher = crc32fast::Hasher::new();
@@ -320,30 +279,18 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         hasher.update(&bytes[80..hs]);
         let c = hasher.finalize();
         if c != h.header_checksum {
-            return Err(Error::Checksum {
-                what: "header",
-                stored: h.header_checksum,
-                computed: c,
-            });
+            return Err(Error::Checksum { what: "header", stored: h.header_checksum, computed: c });
         }
     }
     let payload = &bytes[hs..];
     if h.flags & FLAG_DATA_CRC != 0 {
         let c = crc32fast::hash(payload);
         if c != h.data_checksum {
-            return Err(Error::Checksum {
-                what: "payload",
-                stored: h.data_checksum,
-                computed: c,
-            });
+            return Err(Error::Checksum { what: "payload", stored: h.data_checksum, computed: c });
         }
     }
-    if h.source_uncompressed_sizes[0] != h.uncompressed_size
-        || h.source_uncompressed_sizes[1..].iter().any(|&s| s != 0)
-    {
-        return Err(Error::corrupt(
-            "source sizes disagree with the uncompressed size",
-        ));
+    if h.source_uncompressed_sizes[0] != h.uncompressed_size || h.source_uncompressed_sizes[1..].iter().any(|&s| s != 0) {
+        return Err(Error::corrupt("source sizes disagree with the uncompressed size"));
     }
     let mut stages = Vec::with_capacity(h.num_stages as usize);
     for i in 0..h.num_stages as usize {
@@ -351,22 +298,15 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         let b = &bytes[o..o + STAGE_INFO_BYTES];
         let (n_in, n_out) = (b[4] as usize, b[5] as usize);
         if n_in > MAX_INPUTS || n_out > MAX_OUTPUTS || n_out == 0 {
-            return Err(Error::corrupt(format!(
-                "stage {i}: {n_in} inputs / {n_out} outputs"
-            )));
+            return Err(Error::corrupt(format!("stage {i}: {n_in} inputs / {n_out} outputs")));
         }
         let cs = u32_at(b, 168) as usize;
         if cs > CONFIG_SLOT {
-            return Err(Error::corrupt(format!(
-                "stage {i}: config of {cs} bytes (max 128)"
-            )));
+            return Err(Error::corrupt(format!("stage {i}: config of {cs} bytes (max 128)")));
         }
         let inputs: Vec<u16> = (0..n_in).map(|k| u16_at(b, 8 + 2 * k)).collect();
         let outputs: Vec<u16> = (0..n_out).map(|k| u16_at(b, 24 + 2 * k)).collect();
-        if inputs.contains(&UNUSED_ID)
-            || outputs.contains(&UNUSED_ID)
-            || outputs.contains(&EXTERNAL_ID)
-        {
+        if inputs.contains(&UNUSED_ID) || outputs.contains(&UNUSED_ID) || outputs.contains(&EXTERNAL_ID) {
             return Err(Error::corrupt(format!("stage {i}: invalid buffer ids")));
         }
         stages.push(StageInfo {
@@ -391,30 +331,21 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
     for s in &stages {
         for &id in &s.inputs {
             if id != EXTERNAL_ID && !produced.contains(&id) {
-                return Err(Error::corrupt(format!(
-                    "buffer id {id} consumed but never produced"
-                )));
+                return Err(Error::corrupt(format!("buffer id {id} consumed but never produced")));
             }
         }
     }
     let mut buffers = Vec::with_capacity(h.num_buffers as usize);
     let mut seen = std::collections::HashSet::new();
     for i in 0..h.num_buffers as usize {
-        let o =
-            CORE_HEADER_BYTES + h.num_stages as usize * STAGE_INFO_BYTES + i * BUFFER_ENTRY_BYTES;
+        let o = CORE_HEADER_BYTES + h.num_stages as usize * STAGE_INFO_BYTES + i * BUFFER_ENTRY_BYTES;
         let b = &bytes[o..o + BUFFER_ENTRY_BYTES];
-        let data_type = DataType::from_code(b[4])
-            .ok_or_else(|| Error::corrupt(format!("buffer {i}: data type {}", b[4])))?;
+        let data_type = DataType::from_code(b[4]).ok_or_else(|| Error::corrupt(format!("buffer {i}: data type {}", b[4])))?;
         let data_size = u64_at(b, 72);
         let byte_offset = u64_at(b, 96);
-        let end = byte_offset
-            .checked_add(data_size)
-            .ok_or_else(|| Error::corrupt(format!("buffer {i}: offset overflow")))?;
+        let end = byte_offset.checked_add(data_size).ok_or_else(|| Error::corrupt(format!("buffer {i}: offset overflow")))?;
         if end > payload.len() as u64 || byte_offset % PAYLOAD_ALIGN != 0 {
-            return Err(Error::corrupt(format!(
-                "buffer {i}: bytes {byte_offset}..{end} outside the {}-byte payload",
-                payload.len()
-            )));
+            return Err(Error::corrupt(format!("buffer {i}: bytes {byte_offset}..{end} outside the {}-byte payload", payload.len())));
         }
         let cs = u32_at(b, 232) as usize;
         if cs > CONFIG_SLOT {
@@ -422,9 +353,7 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         }
         let id = u16_at(b, 6);
         if !produced.contains(&id) || !seen.insert(id) {
-            return Err(Error::corrupt(format!(
-                "buffer {i}: id {id} unknown or archived twice"
-            )));
+            return Err(Error::corrupt(format!("buffer {i}: id {id} unknown or archived twice")));
         }
         buffers.push(BufferEntry {
             stage_type: u16_at(b, 0),
@@ -441,20 +370,12 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         });
     }
     // buffers must not overlap
-    let mut spans: Vec<(u64, u64)> = buffers
-        .iter()
-        .map(|b| (b.byte_offset, b.byte_offset + b.data_size))
-        .collect();
+    let mut spans: Vec<(u64, u64)> = buffers.iter().map(|b| (b.byte_offset, b.byte_offset + b.data_size)).collect();
     spans.sort();
     for w in spans.windows(2) {
         if w[1].0 < w[0].1 {
             return Err(Error::corrupt("archived buffers overlap"));
         }
     }
-    Ok(Archive {
-        header: h,
-        stages,
-        buffers,
-        payload,
-    })
+    Ok(Archive { header: h, stages, buffers, payload })
 }

@@ -31,10 +31,13 @@ pub enum Kernel {
     BitpackPack,
     BitpackMetaCost,
     BitpackUnpack,
+    LorenzoForward,
+    LorenzoScanX,
+    LorenzoScanAxis,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 16] = [
+    pub const ALL: [Kernel; 19] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -51,6 +54,9 @@ impl Kernel {
         Kernel::BitpackPack,
         Kernel::BitpackMetaCost,
         Kernel::BitpackUnpack,
+        Kernel::LorenzoForward,
+        Kernel::LorenzoScanX,
+        Kernel::LorenzoScanAxis,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -72,6 +78,9 @@ impl Kernel {
             Kernel::BitpackPack => "bitpack_pack",
             Kernel::BitpackMetaCost => "bitpack_meta_cost",
             Kernel::BitpackUnpack => "bitpack_unpack",
+            Kernel::LorenzoForward => "lorenzo_forward",
+            Kernel::LorenzoScanX => "lorenzo_scan_x",
+            Kernel::LorenzoScanAxis => "lorenzo_scan_axis",
         }
     }
 
@@ -94,6 +103,9 @@ impl Kernel {
             Kernel::BitpackPack => "bitpack/pack.wgsl",
             Kernel::BitpackMetaCost => "bitpack/meta_cost.wgsl",
             Kernel::BitpackUnpack => "bitpack/unpack.wgsl",
+            Kernel::LorenzoForward => "lorenzo/forward.wgsl",
+            Kernel::LorenzoScanX => "lorenzo/scan_x.wgsl",
+            Kernel::LorenzoScanAxis => "lorenzo/scan_axis.wgsl",
         }
     }
 
@@ -112,16 +124,13 @@ impl Kernel {
 
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
-        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep)
+        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX)
     }
 
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The
     /// range kernels only compare integer keys, so they run anywhere.
     pub fn f64_arith(self) -> bool {
-        matches!(
-            self,
-            Kernel::SzxClassify | Kernel::SzxPack | Kernel::SzxUnpack | Kernel::SzxMetaCost
-        )
+        matches!(self, Kernel::SzxClassify | Kernel::SzxPack | Kernel::SzxUnpack | Kernel::SzxMetaCost)
     }
 }
 
@@ -153,10 +162,7 @@ pub fn preprocess(path: &str, defines: &[&str]) -> Result<String> {
     expand(path, defines, &mut out, &mut seen)?;
     let subgroup = defines.contains(&"SUBGROUP");
     let (params, args) = if subgroup {
-        (
-            ", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32",
-            "lid % sg_size, sg_size",
-        )
+        (", @builtin(subgroup_invocation_id) sg_lane: u32, @builtin(subgroup_size) sg_size: u32", "lid % sg_size, sg_size")
     } else {
         ("", "0u, 1u")
     };
@@ -181,14 +187,10 @@ fn expand(path: &str, defines: &[&str], out: &mut String, seen: &mut Vec<String>
             let on = !defines.contains(&name.trim());
             stack.push((on, on));
         } else if t == "#else" {
-            let top = stack
-                .last_mut()
-                .ok_or_else(|| Error::Unsupported(format!("{path}: #else without #ifdef")))?;
+            let top = stack.last_mut().ok_or_else(|| Error::Unsupported(format!("{path}: #else without #ifdef")))?;
             *top = (!top.1, true);
         } else if t == "#endif" {
-            stack
-                .pop()
-                .ok_or_else(|| Error::Unsupported(format!("{path}: #endif without #ifdef")))?;
+            stack.pop().ok_or_else(|| Error::Unsupported(format!("{path}: #endif without #ifdef")))?;
         } else if let Some(inc) = t.strip_prefix("#include ") {
             if active {
                 expand(inc.trim().trim_matches('"'), defines, out, seen)?;
@@ -256,42 +258,20 @@ pub fn naga_caps(variant: Variant) -> naga::valid::Capabilities {
 
 /// Parse and validate a kernel variant with naga and reflect its interface. Cached.
 pub fn reflect(kernel: Kernel, variant: Variant) -> Result<&'static Reflection> {
-    static CACHE: OnceLock<Mutex<HashMap<(Kernel, Variant), &'static Reflection>>> =
-        OnceLock::new();
-    let variant = Variant {
-        f64: variant.f64 && kernel.has_f64(),
-        subgroup: variant.subgroup && kernel.has_subgroup(),
-    };
+    static CACHE: OnceLock<Mutex<HashMap<(Kernel, Variant), &'static Reflection>>> = OnceLock::new();
+    let variant = Variant { f64: variant.f64 && kernel.has_f64(), subgroup: variant.subgroup && kernel.has_subgroup() };
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(r) = cache
-        .lock()
-        .map_err(|_| Error::Device("kernel cache poisoned".into()))?
-        .get(&(kernel, variant))
-    {
+    if let Some(r) = cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.get(&(kernel, variant)) {
         return Ok(r);
     }
     let src = source(kernel, variant)?;
-    let module = naga::front::wgsl::parse_str(&src).map_err(|e| {
-        Error::Unsupported(format!(
-            "{}: WGSL parse error: {}",
-            kernel.name(),
-            e.emit_to_string(&src)
-        ))
-    })?;
+    let module = naga::front::wgsl::parse_str(&src)
+        .map_err(|e| Error::Unsupported(format!("{}: WGSL parse error: {}", kernel.name(), e.emit_to_string(&src))))?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga_caps(variant))
         .validate(&module)
-        .map_err(|e| {
-            Error::Unsupported(format!(
-                "{}: WGSL validation error: {}",
-                kernel.name(),
-                e.emit_to_string(&src)
-            ))
-        })?;
+        .map_err(|e| Error::Unsupported(format!("{}: WGSL validation error: {}", kernel.name(), e.emit_to_string(&src))))?;
     let r = Box::leak(Box::new(reflect_module(kernel, &module)?));
-    cache
-        .lock()
-        .map_err(|_| Error::Device("kernel cache poisoned".into()))?
-        .insert((kernel, variant), r);
+    cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.insert((kernel, variant), r);
     Ok(r)
 }
 
@@ -307,18 +287,12 @@ fn reflect_module(kernel: Kernel, module: &naga::Module) -> Result<Reflection> {
     for (_, gv) in module.global_variables.iter() {
         let Some(rb) = &gv.binding else { continue };
         if rb.group != 0 {
-            return Err(Error::Unsupported(format!(
-                "{}: only bind group 0 is used",
-                kernel.name()
-            )));
+            return Err(Error::Unsupported(format!("{}: only bind group 0 is used", kernel.name())));
         }
         let kind = match gv.space {
             naga::AddressSpace::Uniform => {
                 if let naga::TypeInner::Struct { members, span } = &module.types[gv.ty].inner {
-                    params = members
-                        .iter()
-                        .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
-                        .collect();
+                    params = members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect();
                     params_size = *span;
                 }
                 BindKind::Uniform
@@ -337,25 +311,14 @@ fn reflect_module(kernel: Kernel, module: &naga::Module) -> Result<Reflection> {
     binds.sort_by_key(|b| b.0);
     for (i, (b, _)) in binds.iter().enumerate() {
         if *b as usize != i {
-            return Err(Error::Unsupported(format!(
-                "{}: bindings must be 0..n without gaps",
-                kernel.name()
-            )));
+            return Err(Error::Unsupported(format!("{}: bindings must be 0..n without gaps", kernel.name())));
         }
     }
     let mut consts = HashMap::new();
     for (_, c) in module.constants.iter() {
-        if let (Some(name), naga::Expression::Literal(naga::Literal::U32(v))) =
-            (&c.name, &module.global_expressions[c.init])
-        {
+        if let (Some(name), naga::Expression::Literal(naga::Literal::U32(v))) = (&c.name, &module.global_expressions[c.init]) {
             consts.insert(name.clone(), *v);
         }
     }
-    Ok(Reflection {
-        bindings: binds.into_iter().map(|b| b.1).collect(),
-        workgroup_size: ep.workgroup_size,
-        params,
-        params_size,
-        consts,
-    })
+    Ok(Reflection { bindings: binds.into_iter().map(|b| b.1).collect(), workgroup_size: ep.workgroup_size, params, params_size, consts })
 }

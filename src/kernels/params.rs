@@ -61,3 +61,11 @@ wgsl_params!(
     /// `Params` of shaders/bitpack/*.wgsl.
     BitpackParams { n: u32, block_size: u32, nblocks: u32, zigzag: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32 }
 );
+
+wgsl_params!(
+    /// `Params` of shaders/lorenzo/*.wgsl.
+    LorenzoParams {
+        nx: u32, ny: u32, nz: u32, centering: u32, tx: u32, ty: u32, tz: u32, ntx: u32,
+        nty: u32, ntz: u32, axis: u32, nlines: u32, _pad0: u32, _pad1: u32, _pad2: u32, _pad3: u32,
+    }
+);

@@ -11,13 +11,7 @@ use crate::types::{ErrorBound, ErrorMode};
 /// Min and max of the finite values of `n` elements (float64 if `f64v`) starting at
 /// `input`, in chunks of at most `chunk_elems` elements (a multiple of 64). Submits
 /// everything recorded so far. None when no value is finite.
-pub fn device_range(
-    r: &mut Recorder,
-    input: BufSlice,
-    n: u64,
-    f64v: bool,
-    chunk_elems: u64,
-) -> Result<Option<(f64, f64)>> {
+pub fn device_range(r: &mut Recorder, input: BufSlice, n: u64, f64v: bool, chunk_elems: u64) -> Result<Option<(f64, f64)>> {
     let sz = if f64v { 8 } else { 4 };
     let wt = sz / 4;
     let per = RANGE_PER_GROUP as u64;
@@ -27,29 +21,16 @@ pub fn device_range(
     for k in 0..nchunks {
         let nk = chunk_elems.min(n - k * chunk_elems);
         let np = nk.div_ceil(per);
-        let rp = RangeParams {
-            n: nk as u32,
-            nparts: np as u32,
-            ..Default::default()
-        };
+        let rp = RangeParams { n: nk as u32, nparts: np as u32, ..Default::default() };
         let inw = BufSlice::new(input.buf, input.offset + k * chunk_elems * sz, nk * sz);
         let pw = BufSlice::new(parts, 0, np * 2 * wt * 4);
         r.dispatch(Kernel::SzxRangePartial, f64v, &rp, &[inw, pw], np)?;
-        r.dispatch(
-            Kernel::SzxRangeFinal,
-            f64v,
-            &rp,
-            &[pw, BufSlice::new(results, 256 * k, 2 * wt * 4)],
-            1,
-        )?;
+        r.dispatch(Kernel::SzxRangeFinal, f64v, &rp, &[pw, BufSlice::new(results, 256 * k, 2 * wt * 4)], 1)?;
     }
     let idx = r.readback(BufSlice::new(results, 0, 256 * nchunks));
     r.submit()?;
     let bytes = r.result(idx)?;
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for k in 0..nchunks as usize {
         let w = &words[k * 64..];
@@ -63,10 +44,7 @@ pub fn device_range(
             if w[0] > w[1] {
                 continue;
             }
-            (
-                f32::from_bits(unkey32(w[0])) as f64,
-                f32::from_bits(unkey32(w[1])) as f64,
-            )
+            (f32::from_bits(unkey32(w[0])) as f64, f32::from_bits(unkey32(w[1])) as f64)
         };
         lo = lo.min(a);
         hi = hi.max(b);

@@ -21,12 +21,7 @@ pub fn tile_from_wgsl() -> Result<usize> {
 }
 
 /// Record `output[i] = sum(input[..i])` for `n` values (wrapping u32).
-pub fn record_exclusive_scan(
-    r: &mut Recorder,
-    input: BufSlice,
-    output: BufSlice,
-    n: u64,
-) -> Result<()> {
+pub fn record_exclusive_scan(r: &mut Recorder, input: BufSlice, output: BufSlice, n: u64) -> Result<()> {
     let tiles = n.div_ceil(TILE as u64).max(1);
     let offsets = if tiles == 1 {
         let z = r.temp(16)?;
@@ -37,25 +32,11 @@ pub fn record_exclusive_scan(
         let bytes = tiles * 4;
         let partials = BufSlice::new(r.temp(bytes)?, 0, bytes.next_multiple_of(4));
         let scanned = BufSlice::new(r.temp(bytes)?, 0, bytes.next_multiple_of(4));
-        let p = ScanParams {
-            n: n as u32,
-            ntiles: tiles as u32,
-            ..Default::default()
-        };
+        let p = ScanParams { n: n as u32, ntiles: tiles as u32, ..Default::default() };
         r.dispatch(Kernel::ScanReduce, false, &p, &[input, partials], tiles)?;
         record_exclusive_scan(r, partials, scanned, tiles)?;
         scanned
     };
-    let p = ScanParams {
-        n: n as u32,
-        ntiles: tiles as u32,
-        ..Default::default()
-    };
-    r.dispatch(
-        Kernel::ScanDownsweep,
-        false,
-        &p,
-        &[input, offsets, output],
-        tiles,
-    )
+    let p = ScanParams { n: n as u32, ntiles: tiles as u32, ..Default::default() };
+    r.dispatch(Kernel::ScanDownsweep, false, &p, &[input, offsets, output], tiles)
 }

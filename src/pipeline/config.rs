@@ -28,10 +28,7 @@ pub struct Keys {
 
 impl Keys {
     pub fn new(ctx: &str, table: toml::Table) -> Self {
-        Keys {
-            ctx: ctx.to_string(),
-            table,
-        }
+        Keys { ctx: ctx.to_string(), table }
     }
     fn take(&mut self, k: &str) -> Option<toml::Value> {
         self.table.remove(k)
@@ -40,20 +37,14 @@ impl Keys {
         match self.take(k) {
             None => Ok(None),
             Some(toml::Value::String(s)) => Ok(Some(s)),
-            Some(v) => Err(Error::config(format!(
-                "{}: '{k}' must be a string, got {v}",
-                self.ctx
-            ))),
+            Some(v) => Err(Error::config(format!("{}: '{k}' must be a string, got {v}", self.ctx))),
         }
     }
     pub fn int(&mut self, k: &str) -> Result<Option<i64>> {
         match self.take(k) {
             None => Ok(None),
             Some(toml::Value::Integer(i)) => Ok(Some(i)),
-            Some(v) => Err(Error::config(format!(
-                "{}: '{k}' must be an integer, got {v}",
-                self.ctx
-            ))),
+            Some(v) => Err(Error::config(format!("{}: '{k}' must be an integer, got {v}", self.ctx))),
         }
     }
     pub fn float(&mut self, k: &str) -> Result<Option<f64>> {
@@ -61,20 +52,14 @@ impl Keys {
             None => Ok(None),
             Some(toml::Value::Float(f)) => Ok(Some(f)),
             Some(toml::Value::Integer(i)) => Ok(Some(i as f64)),
-            Some(v) => Err(Error::config(format!(
-                "{}: '{k}' must be a number, got {v}",
-                self.ctx
-            ))),
+            Some(v) => Err(Error::config(format!("{}: '{k}' must be a number, got {v}", self.ctx))),
         }
     }
     pub fn bool(&mut self, k: &str) -> Result<Option<bool>> {
         match self.take(k) {
             None => Ok(None),
             Some(toml::Value::Boolean(b)) => Ok(Some(b)),
-            Some(v) => Err(Error::config(format!(
-                "{}: '{k}' must be true or false, got {v}",
-                self.ctx
-            ))),
+            Some(v) => Err(Error::config(format!("{}: '{k}' must be true or false, got {v}", self.ctx))),
         }
     }
     pub fn value(&mut self, k: &str) -> Option<toml::Value> {
@@ -88,10 +73,7 @@ impl Keys {
                 "{}: unknown key{} {}",
                 self.ctx,
                 if all.len() > 1 { "s" } else { "" },
-                all.iter()
-                    .map(|s| format!("'{s}'"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                all.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ")
             )));
         }
         Ok(())
@@ -108,27 +90,22 @@ pub enum MemoryStrategy {
 }
 
 /// The embedded presets, by name.
-pub const PRESETS: &[(&str, &str)] = &[("szx", include_str!("../../presets/szx.toml"))];
+pub const PRESETS: &[(&str, &str)] = &[
+    ("szx", include_str!("../../presets/szx.toml")),
+    ("szp_composed", include_str!("../../presets/szp_composed.toml")),
+    ("szp_centered", include_str!("../../presets/szp_centered.toml")),
+];
 
 /// The TOML text of a built-in preset.
 pub fn preset(name: &str) -> Result<&'static str> {
-    PRESETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, s)| *s)
-        .ok_or_else(|| {
-            Error::config(format!(
-                "unknown preset '{name}' (built-in: {})",
-                PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
-            ))
-        })
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| {
+        Error::config(format!("unknown preset '{name}' (built-in: {})", PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")))
+    })
 }
 
 /// Build a pipeline from TOML text.
 pub fn parse(text: &str) -> Result<Pipeline> {
-    let root: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| Error::config(format!("TOML: {}", e.message())))?;
+    let root: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::config(format!("TOML: {}", e.message())))?;
     let mut root = Keys::new("config", root);
     let mut p = Pipeline::new();
     let mut primary: Option<String> = None;
@@ -139,46 +116,30 @@ pub fn parse(text: &str) -> Result<Pipeline> {
         let mut t = Keys::new("[pipeline]", t);
         if let Some(d) = t.value("dims") {
             let toml::Value::Array(a) = d else {
-                return Err(Error::config(
-                    "[pipeline] dims must be an array of 1 to 3 integers",
-                ));
+                return Err(Error::config("[pipeline] dims must be an array of 1 to 3 integers"));
             };
             let mut v = Vec::new();
             for x in a {
                 match x {
                     toml::Value::Integer(i) if i > 0 => v.push(i as u64),
-                    other => {
-                        return Err(Error::config(format!(
-                            "[pipeline] dims: {other} is not a positive integer"
-                        )))
-                    }
+                    other => return Err(Error::config(format!("[pipeline] dims: {other} is not a positive integer"))),
                 }
             }
             if v.is_empty() || v.len() > 3 {
                 return Err(Error::config("[pipeline] dims must have 1 to 3 entries"));
             }
-            p.set_dims(Dims::new(
-                v[0],
-                v.get(1).copied().unwrap_or(1),
-                v.get(2).copied().unwrap_or(1),
-            )?);
+            p.set_dims(Dims::new(v[0], v.get(1).copied().unwrap_or(1), v.get(2).copied().unwrap_or(1))?);
         }
         if let Some(m) = t.str("memory_strategy")? {
             p.memory_strategy = match m.as_str() {
                 "PREALLOCATE" => MemoryStrategy::Preallocate,
                 "MINIMAL" => MemoryStrategy::Minimal,
-                other => {
-                    return Err(Error::config(format!(
-                        "[pipeline] memory_strategy '{other}' (PREALLOCATE or MINIMAL)"
-                    )))
-                }
+                other => return Err(Error::config(format!("[pipeline] memory_strategy '{other}' (PREALLOCATE or MINIMAL)"))),
             };
         }
         if let Some(m) = t.float("pool_multiplier")? {
             if !(m.is_finite() && m > 0.0) {
-                return Err(Error::config(format!(
-                    "[pipeline] pool_multiplier {m} must be > 0"
-                )));
+                return Err(Error::config(format!("[pipeline] pool_multiplier {m} must be > 0")));
             }
             p.pool_multiplier = m;
         }
@@ -193,11 +154,7 @@ pub fn parse(text: &str) -> Result<Pipeline> {
     }
     let stages = match root.value("stage") {
         Some(toml::Value::Array(a)) => a,
-        Some(_) => {
-            return Err(Error::config(
-                "'stage' must be an array of tables ([[stage]])",
-            ))
-        }
+        Some(_) => return Err(Error::config("'stage' must be an array of tables ([[stage]])")),
         None => return Err(Error::config("no [[stage]] in config")),
     };
     root.finish()?;
@@ -208,12 +165,8 @@ pub fn parse(text: &str) -> Result<Pipeline> {
             return Err(Error::config(format!("stage #{i} is not a table")));
         };
         let mut t = Keys::new(&format!("stage #{i}"), t);
-        let name = t
-            .str("name")?
-            .ok_or_else(|| Error::config(format!("stage #{i}: missing 'name'")))?;
-        let ty = t
-            .str("type")?
-            .ok_or_else(|| Error::config(format!("stage '{name}': missing 'type'")))?;
+        let name = t.str("name")?.ok_or_else(|| Error::config(format!("stage #{i}: missing 'name'")))?;
+        let ty = t.str("type")?.ok_or_else(|| Error::config(format!("stage '{name}': missing 'type'")))?;
         let inputs = t.value("inputs");
         let mut t = Keys::new(&format!("stage '{name}' ({ty})"), t.table);
         let stage = crate::stages::from_toml(&ty, &mut t)?;
@@ -224,36 +177,26 @@ pub fn parse(text: &str) -> Result<Pipeline> {
     for (id, name, inputs) in wiring {
         let Some(inputs) = inputs else { continue };
         let toml::Value::Array(list) = inputs else {
-            return Err(Error::config(format!(
-                "stage '{name}': inputs must be an array"
-            )));
+            return Err(Error::config(format!("stage '{name}': inputs must be an array")));
         };
         for (port, inp) in list.into_iter().enumerate() {
             let toml::Value::Table(t) = inp else {
-                return Err(Error::config(format!(
-                    "stage '{name}': inputs[{port}] must be a table"
-                )));
+                return Err(Error::config(format!("stage '{name}': inputs[{port}] must be a table")));
             };
             let mut t = Keys::new(&format!("stage '{name}' inputs[{port}]"), t);
-            let from = t.str("from")?.ok_or_else(|| {
-                Error::config(format!("stage '{name}': inputs[{port}] needs 'from'"))
-            })?;
+            let from = t.str("from")?.ok_or_else(|| Error::config(format!("stage '{name}': inputs[{port}] needs 'from'")))?;
             let out_port = t.str("port")?;
             t.finish()?;
             if from == "__external__" {
                 p.bind_external_input(id, port)?;
             } else {
-                let src = p.find(&from).ok_or_else(|| {
-                    Error::config(format!("stage '{name}': input from unknown stage '{from}'"))
-                })?;
+                let src = p.find(&from).ok_or_else(|| Error::config(format!("stage '{name}': input from unknown stage '{from}'")))?;
                 p.connect(src, out_port.as_deref(), id, port)?;
             }
         }
     }
     if let Some(ps) = primary {
-        let id = p
-            .find(&ps)
-            .ok_or_else(|| Error::config(format!("primary_source '{ps}' is not a stage")))?;
+        let id = p.find(&ps).ok_or_else(|| Error::config(format!("primary_source '{ps}' is not a stage")))?;
         p.set_primary_source(id)?;
     }
     Ok(p)

@@ -94,10 +94,7 @@ fn f64_fallback<'a>(
     notes: &mut Vec<(String, String)>,
 ) -> &'a dyn Backend {
     if needs_f64 && !backend.info().shader_f64 {
-        notes.push((
-            "pipeline".into(),
-            format!("fallback=cpu(no SHADER_F64 on {})", backend.info().adapter),
-        ));
+        notes.push(("pipeline".into(), format!("fallback=cpu(no SHADER_F64 on {})", backend.info().adapter)));
         holder.insert(CpuBackend::new())
     } else {
         backend
@@ -139,19 +136,13 @@ impl Pipeline {
     /// Add a stage under a unique name (at most 63 bytes).
     pub fn add_stage(&mut self, name: &str, stage: Box<dyn Stage>) -> Result<StageId> {
         if name.is_empty() || name.len() >= fzm::NAME_BYTES || name == "__external__" {
-            return Err(Error::Pipeline(format!(
-                "stage name '{name}' must be 1..63 bytes and not __external__"
-            )));
+            return Err(Error::Pipeline(format!("stage name '{name}' must be 1..63 bytes and not __external__")));
         }
         if self.find(name).is_some() {
             return Err(Error::Pipeline(format!("two stages named '{name}'")));
         }
         let n_in = stage.inputs().len();
-        self.nodes.push(Node {
-            name: name.to_string(),
-            stage,
-            inputs: vec![None; n_in],
-        });
+        self.nodes.push(Node { name: name.to_string(), stage, inputs: vec![None; n_in] });
         self.finalized = false;
         Ok(StageId(self.nodes.len() - 1))
     }
@@ -161,20 +152,12 @@ impl Pipeline {
     }
 
     fn node(&self, id: StageId) -> Result<&Node> {
-        self.nodes
-            .get(id.0)
-            .ok_or_else(|| Error::Pipeline(format!("no stage #{}", id.0)))
+        self.nodes.get(id.0).ok_or_else(|| Error::Pipeline(format!("no stage #{}", id.0)))
     }
 
     /// Feed output `port` (by name; None = the first output) of `src` into input
     /// `dst_port` of `dst`.
-    pub fn connect(
-        &mut self,
-        src: StageId,
-        port: Option<&str>,
-        dst: StageId,
-        dst_port: usize,
-    ) -> Result<()> {
+    pub fn connect(&mut self, src: StageId, port: Option<&str>, dst: StageId, dst_port: usize) -> Result<()> {
         let s = self.node(src)?;
         let outs = s.stage.outputs();
         let p = match port {
@@ -183,21 +166,11 @@ impl Pipeline {
                 Error::Pipeline(format!(
                     "stage '{}' has no output '{name}' (outputs: {})",
                     s.name,
-                    outs.iter()
-                        .map(|o| o.name.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    outs.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")
                 ))
             })?,
         };
-        self.set_input(
-            dst,
-            dst_port,
-            Source::Port {
-                node: src.0,
-                port: p,
-            },
-        )
+        self.set_input(dst, dst_port, Source::Port { node: src.0, port: p })
     }
 
     /// Feed the raw field into input `port` of `dst`.
@@ -206,14 +179,8 @@ impl Pipeline {
     }
 
     fn set_input(&mut self, dst: StageId, port: usize, src: Source) -> Result<()> {
-        let n = self
-            .nodes
-            .get_mut(dst.0)
-            .ok_or_else(|| Error::Pipeline(format!("no stage #{}", dst.0)))?;
-        let slot = n
-            .inputs
-            .get_mut(port)
-            .ok_or_else(|| Error::Pipeline(format!("stage '{}' has no input {port}", n.name)))?;
+        let n = self.nodes.get_mut(dst.0).ok_or_else(|| Error::Pipeline(format!("no stage #{}", dst.0)))?;
+        let slot = n.inputs.get_mut(port).ok_or_else(|| Error::Pipeline(format!("stage '{}' has no input {port}", n.name)))?;
         *slot = Some(src);
         self.finalized = false;
         Ok(())
@@ -236,9 +203,7 @@ impl Pipeline {
             }
         }
         if n == 0 {
-            return Err(Error::config(
-                "--eb/--mode given but the pipeline has no lossy stage",
-            ));
+            return Err(Error::config("--eb/--mode given but the pipeline has no lossy stage"));
         }
         Ok(n)
     }
@@ -265,10 +230,7 @@ impl Pipeline {
                 }
             }
             if let Some(k) = node.inputs.iter().position(Option::is_none) {
-                return Err(Error::Pipeline(format!(
-                    "stage '{}': input {k} is not connected",
-                    node.name
-                )));
+                return Err(Error::Pipeline(format!("stage '{}': input {k} is not connected", node.name)));
             }
         }
         for (i, node) in self.nodes.iter().enumerate() {
@@ -284,10 +246,7 @@ impl Pipeline {
                         )));
                     }
                     if *s == i {
-                        return Err(Error::Pipeline(format!(
-                            "stage '{}' feeds itself",
-                            node.name
-                        )));
+                        return Err(Error::Pipeline(format!("stage '{}' feeds itself", node.name)));
                     }
                 }
             }
@@ -296,11 +255,7 @@ impl Pipeline {
         let n = self.nodes.len();
         let mut indeg = vec![0usize; n];
         for (i, node) in self.nodes.iter().enumerate() {
-            indeg[i] = node
-                .inputs
-                .iter()
-                .filter(|s| matches!(s, Some(Source::Port { .. })))
-                .count();
+            indeg[i] = node.inputs.iter().filter(|s| matches!(s, Some(Source::Port { .. }))).count();
         }
         let mut order = Vec::with_capacity(n);
         let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
@@ -322,14 +277,7 @@ impl Pipeline {
         if order.len() != n {
             return Err(Error::Pipeline("the stage graph has a cycle".into()));
         }
-        let externals: Vec<usize> = (0..n)
-            .filter(|&i| {
-                self.nodes[i]
-                    .inputs
-                    .iter()
-                    .any(|s| *s == Some(Source::External))
-            })
-            .collect();
+        let externals: Vec<usize> = (0..n).filter(|&i| self.nodes[i].inputs.iter().any(|s| *s == Some(Source::External))).collect();
         if externals.is_empty() {
             return Err(Error::Pipeline("no stage takes the raw field".into()));
         }
@@ -338,10 +286,7 @@ impl Pipeline {
         }
         if let Some(p) = self.primary {
             if !self.nodes[p].inputs.contains(&Some(Source::External)) {
-                return Err(Error::Pipeline(format!(
-                    "primary source '{}' does not take the raw field",
-                    self.nodes[p].name
-                )));
+                return Err(Error::Pipeline(format!("primary source '{}' does not take the raw field", self.nodes[p].name)));
             }
         }
         self.order = order;
@@ -376,9 +321,7 @@ impl Pipeline {
         }
         for node in &mut self.nodes {
             for k in 0..node.inputs.len() {
-                if node.inputs[k] == Some(Source::External)
-                    || (node.inputs.iter().all(Option::is_none) && k == 0)
-                {
+                if node.inputs[k] == Some(Source::External) || (node.inputs.iter().all(Option::is_none) && k == 0) {
                     node.stage.set_input_dtype(k, field.dtype)?;
                 }
             }
@@ -395,11 +338,7 @@ impl Pipeline {
         let len = field.bytes.len() as u64;
         let inbuf = r.alloc(len.next_multiple_of(4))?;
         be.write_buffer(inbuf, 0, &field.bytes)?;
-        let external = PortData::Device {
-            slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)),
-            len,
-            host: None,
-        };
+        let external = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
         let mut values: Vec<Vec<PortData>> = (0..self.nodes.len()).map(|_| Vec::new()).collect();
         for &i in &self.order.clone() {
             let inputs: Vec<PortData> = self.nodes[i]
@@ -407,10 +346,9 @@ impl Pipeline {
                 .iter()
                 .map(|s| match s {
                     Some(Source::External) | None => Ok(external.clone()),
-                    Some(Source::Port { node, port }) => values[*node]
-                        .get(*port)
-                        .cloned()
-                        .ok_or_else(|| Error::Pipeline("input not produced".into())),
+                    Some(Source::Port { node, port }) => {
+                        values[*node].get(*port).cloned().ok_or_else(|| Error::Pipeline("input not produced".into()))
+                    }
                 })
                 .collect::<Result<_>>()?;
             let node = &mut self.nodes[i];
@@ -426,7 +364,10 @@ impl Pipeline {
             }
             for (p, o) in outs.iter().enumerate() {
                 if matches!(o, PortData::Deferred { .. }) && consumers.contains_key(&(i, p)) {
-                    return Err(Error::Pipeline(format!("output {p} of '{}' is an archive-only output and cannot feed another stage", node.name)));
+                    return Err(Error::Pipeline(format!(
+                        "output {p} of '{}' is an archive-only output and cannot feed another stage",
+                        node.name
+                    )));
                 }
             }
             values[i] = outs;
@@ -450,9 +391,7 @@ impl Pipeline {
                                 PartLen::Fixed(l) => l,
                                 PartLen::Readback { index, word, scale } => {
                                     let b = r.result(index)?;
-                                    let w = b.get(4 * word..4 * word + 4).ok_or_else(|| {
-                                        Error::Device("size readback too short".into())
-                                    })?;
+                                    let w = b.get(4 * word..4 * word + 4).ok_or_else(|| Error::Device("size readback too short".into()))?;
                                     u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64 * scale
                                 }
                             };
@@ -480,9 +419,7 @@ impl Pipeline {
         for (key, plen) in wanted.iter().zip(lens) {
             let mut bytes = Vec::new();
             for l in plen {
-                let mut d = data
-                    .next()
-                    .ok_or_else(|| Error::Device("missing readback".into()))?;
+                let mut d = data.next().ok_or_else(|| Error::Device("missing readback".into()))?;
                 d.truncate(l as usize);
                 bytes.extend_from_slice(&d);
             }
@@ -492,9 +429,7 @@ impl Pipeline {
         drop(r); // release this run's buffers to the pool
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
-            let hosts: Vec<Option<&[u8]>> = (0..n_out)
-                .map(|p| outputs.get(&(i, p)).map(|v| v.as_slice()))
-                .collect();
+            let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
             self.nodes[i].stage.finish_forward(&hosts)?;
         }
         // the archive
@@ -503,10 +438,7 @@ impl Pipeline {
         for &i in &self.order {
             for p in 0..self.nodes[i].stage.outputs().len() {
                 ids.insert((i, p), next);
-                next = next
-                    .checked_add(1)
-                    .filter(|&v| v < fzm::UNUSED_ID)
-                    .ok_or_else(|| Error::Pipeline("too many buffers".into()))?;
+                next = next.checked_add(1).filter(|&v| v < fzm::UNUSED_ID).ok_or_else(|| Error::Pipeline("too many buffers".into()))?;
             }
         }
         let mut infos = Vec::new();
@@ -523,11 +455,7 @@ impl Pipeline {
             let node = &self.nodes[i];
             let config = node.stage.config_bytes();
             if config.len() > stages::MAX_CONFIG_BYTES {
-                return Err(Error::Pipeline(format!(
-                    "stage '{}' config is {} bytes (max 128)",
-                    node.name,
-                    config.len()
-                )));
+                return Err(Error::Pipeline(format!("stage '{}' config is {} bytes (max 128)", node.name, config.len())));
             }
             let outs = node.stage.outputs();
             infos.push(StageInfo {
@@ -542,11 +470,7 @@ impl Pipeline {
                     })
                     .collect(),
                 outputs: (0..outs.len()).map(|p| ids[&(i, p)]).collect(),
-                flags: if self.primary == Some(i) {
-                    STAGE_FLAG_PRIMARY
-                } else {
-                    0
-                },
+                flags: if self.primary == Some(i) { STAGE_FLAG_PRIMARY } else { 0 },
                 config: config.clone(),
                 name: node.name.clone(),
             });
@@ -560,12 +484,7 @@ impl Pipeline {
                         dag_buffer_id: ids[&(i, p)],
                         name: format!("{}.{}", node.name, spec.name),
                         data_size: bytes.len() as u64,
-                        allocated_size: node
-                            .stage
-                            .output_upper_bounds(&[len])
-                            .get(p)
-                            .copied()
-                            .unwrap_or(bytes.len() as u64),
+                        allocated_size: node.stage.output_upper_bounds(&[len]).get(p).copied().unwrap_or(bytes.len() as u64),
                         uncompressed_size: len,
                         byte_offset: 0,
                         config: config.clone(),
@@ -594,10 +513,7 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
     for (i, s) in arch.stages.iter().enumerate() {
         let st = stages::from_config(s.stage_type, s.stage_version, &s.config)?;
         if st.inputs().len() != s.inputs.len() || st.outputs().len() != s.outputs.len() {
-            return Err(Error::corrupt(format!(
-                "stage {i} ({}): port counts do not match its type",
-                st.type_name()
-            )));
+            return Err(Error::corrupt(format!("stage {i} ({}): port counts do not match its type", st.type_name())));
         }
         stages.push(st);
     }
@@ -614,12 +530,7 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
     while order.len() < n {
         let before = order.len();
         for i in 0..n {
-            if !done[i]
-                && arch.stages[i]
-                    .inputs
-                    .iter()
-                    .all(|id| *id == EXTERNAL_ID || producer.get(id).is_some_and(|&p| done[p]))
-            {
+            if !done[i] && arch.stages[i].inputs.iter().all(|id| *id == EXTERNAL_ID || producer.get(id).is_some_and(|&p| done[p])) {
                 done[i] = true;
                 order.push(i);
             }
@@ -628,27 +539,18 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
             return Err(Error::corrupt("stage graph has a cycle"));
         }
     }
-    let primaries: Vec<usize> = (0..n)
-        .filter(|&i| arch.stages[i].flags & STAGE_FLAG_PRIMARY != 0)
-        .collect();
-    if primaries.len() > 1
-        || arch
-            .stages
-            .iter()
-            .any(|s| s.flags & !STAGE_FLAG_PRIMARY != 0)
-    {
+    let primaries: Vec<usize> = (0..n).filter(|&i| arch.stages[i].flags & STAGE_FLAG_PRIMARY != 0).collect();
+    if primaries.len() > 1 || arch.stages.iter().any(|s| s.flags & !STAGE_FLAG_PRIMARY != 0) {
         return Err(Error::corrupt("stage flags"));
     }
     let primary = match primaries.first() {
         Some(&p) => p,
-        None => (0..n)
-            .find(|&i| arch.stages[i].inputs.contains(&EXTERNAL_ID))
-            .ok_or_else(|| Error::corrupt("no stage takes the raw field"))?,
+        None => {
+            (0..n).find(|&i| arch.stages[i].inputs.contains(&EXTERNAL_ID)).ok_or_else(|| Error::corrupt("no stage takes the raw field"))?
+        }
     };
     if !arch.stages[primary].inputs.contains(&EXTERNAL_ID) {
-        return Err(Error::corrupt(
-            "the primary stage does not take the raw field",
-        ));
+        return Err(Error::corrupt("the primary stage does not take the raw field"));
     }
     let mut notes = Vec::new();
     let needs_f64 = stages.iter().any(|s| s.needs_f64());
@@ -665,11 +567,7 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
         be.write_buffer(buf, 0, &padded)?;
         values.insert(
             e.dag_buffer_id,
-            PortData::Device {
-                slice: BufSlice::new(buf, 0, size),
-                len: data.len() as u64,
-                host: Some(Arc::new(data.to_vec())),
-            },
+            PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(Arc::new(data.to_vec())) },
         );
     }
     let mut field_data: Option<PortData> = None;
@@ -678,17 +576,11 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
         let inputs: Vec<PortData> = info
             .outputs
             .iter()
-            .map(|id| {
-                values.get(id).cloned().ok_or_else(|| {
-                    Error::corrupt(format!("buffer {id} is neither archived nor rebuilt"))
-                })
-            })
+            .map(|id| values.get(id).cloned().ok_or_else(|| Error::corrupt(format!("buffer {id} is neither archived nor rebuilt"))))
             .collect::<Result<_>>()?;
         let outs = stages[i].record_inverse(&mut r, &inputs, opts)?;
         if outs.len() != info.inputs.len() {
-            return Err(Error::Pipeline(
-                "inverse produced the wrong number of outputs".into(),
-            ));
+            return Err(Error::Pipeline("inverse produced the wrong number of outputs".into()));
         }
         for (id, o) in info.inputs.iter().zip(outs) {
             if *id == EXTERNAL_ID {
@@ -702,29 +594,15 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
     }
     let pst = &stages[primary];
     let dtype = pst.inputs()[0].dtype;
-    let (slice, len) = field_data
-        .ok_or_else(|| Error::corrupt("primary stage produced no field"))?
-        .device("field")?;
+    let (slice, len) = field_data.ok_or_else(|| Error::corrupt("primary stage produced no field"))?.device("field")?;
     if len != arch.header.uncompressed_size || len % dtype.size() as u64 != 0 {
-        return Err(Error::corrupt(format!(
-            "reconstructed {len} bytes, the header says {}",
-            arch.header.uncompressed_size
-        )));
+        return Err(Error::corrupt(format!("reconstructed {len} bytes, the header says {}", arch.header.uncompressed_size)));
     }
     r.submit()?;
-    let mut bytes = be
-        .read_buffers(&[BufSlice::new(
-            slice.buf,
-            slice.offset,
-            len.next_multiple_of(4),
-        )])?
-        .remove(0);
+    let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
     bytes.truncate(len as usize);
     let count = len / dtype.size() as u64;
-    let dims = pst
-        .field_dims()
-        .filter(|d| d.len() == count)
-        .map_or_else(|| Dims::d1(count), Ok)?;
+    let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
@@ -743,8 +621,5 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
         }
     }
     report.wall_seconds = t0.elapsed().as_secs_f64();
-    Ok(Decompressed {
-        field: Field::new(dtype, dims, bytes)?,
-        report,
-    })
+    Ok(Decompressed { field: Field::new(dtype, dims, bytes)?, report })
 }

@@ -2,6 +2,8 @@
 //! in the archive) and records its kernels into a [`Recorder`]; it never touches a
 //! backend type. Stages are registered by their StageType id, which is never reused.
 
+pub mod bitpack;
+pub mod lorenzo;
 pub mod quantizer;
 pub mod szx;
 
@@ -45,10 +47,7 @@ pub struct PortSpec {
 
 impl PortSpec {
     pub fn new(name: &str, dtype: DataType) -> Self {
-        PortSpec {
-            name: name.to_string(),
-            dtype,
-        }
+        PortSpec { name: name.to_string(), dtype }
     }
 }
 
@@ -57,11 +56,7 @@ impl PortSpec {
 #[derive(Debug, Clone, Copy)]
 pub enum PartLen {
     Fixed(u64),
-    Readback {
-        index: usize,
-        word: usize,
-        scale: u64,
-    },
+    Readback { index: usize, word: usize, scale: u64 },
 }
 
 /// One piece of a deferred output: the first `len` bytes of `slice`.
@@ -76,11 +71,7 @@ pub struct Part {
 pub enum PortData {
     /// Contiguous bytes in a device window whose length is known on the host; `host`
     /// holds a host copy when one exists (archive buffers on decode).
-    Device {
-        slice: BufSlice,
-        len: u64,
-        host: Option<Arc<Vec<u8>>>,
-    },
+    Device { slice: BufSlice, len: u64, host: Option<Arc<Vec<u8>>> },
     /// Assembled on the host after the submission from parts whose lengths are read
     /// back at the end: only for outputs that go to the archive.
     Deferred { parts: Vec<Part> },
@@ -90,9 +81,9 @@ impl PortData {
     pub fn device(&self, what: &str) -> Result<(BufSlice, u64)> {
         match self {
             PortData::Device { slice, len, .. } => Ok((*slice, *len)),
-            PortData::Deferred { .. } => Err(Error::Pipeline(format!(
-                "{what}: input is a deferred archive output and cannot feed another stage"
-            ))),
+            PortData::Deferred { .. } => {
+                Err(Error::Pipeline(format!("{what}: input is a deferred archive output and cannot feed another stage")))
+            }
         }
     }
 }
@@ -123,18 +114,11 @@ pub trait Stage: Send {
     /// Adapt to the data type arriving on forward input `port` (for stages fed by the
     /// raw field); an error when the stage cannot take it.
     fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
-        let want = self
-            .inputs()
-            .get(port)
-            .map(|p| p.dtype)
-            .unwrap_or(DataType::Unknown);
+        let want = self.inputs().get(port).map(|p| p.dtype).unwrap_or(DataType::Unknown);
         if want == dtype || want == DataType::Unknown {
             Ok(())
         } else {
-            Err(Error::Pipeline(format!(
-                "{} takes {want} on input {port}, got {dtype}",
-                self.type_name()
-            )))
+            Err(Error::Pipeline(format!("{} takes {want} on input {port}, got {dtype}", self.type_name())))
         }
     }
     /// The pipeline's dims (x fastest).
@@ -151,21 +135,11 @@ pub trait Stage: Send {
     }
     /// Host decisions that need device data before recording (e.g. NOA's range). The
     /// inputs are on the device already (earlier work has been submitted).
-    fn prepare_forward(
-        &mut self,
-        _r: &mut Recorder,
-        _inputs: &[PortData],
-        _opts: &RunOptions,
-    ) -> Result<()> {
+    fn prepare_forward(&mut self, _r: &mut Recorder, _inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
         Ok(())
     }
     /// Record the forward kernels.
-    fn record_forward(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>>;
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
     /// After the submission: the host bytes of this stage's archived outputs (None for
     /// outputs consumed by other stages).
     fn finish_forward(&mut self, _outputs: &[Option<&[u8]>]) -> Result<()> {
@@ -173,12 +147,7 @@ pub trait Stage: Send {
     }
     /// Record the inverse kernels: inputs are the forward outputs, outputs rebuild the
     /// forward inputs.
-    fn record_inverse(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>>;
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
     /// Serialized config (at most [`MAX_CONFIG_BYTES`]).
     fn config_bytes(&self) -> Vec<u8>;
     /// Human-readable config, for `info`.
@@ -205,24 +174,27 @@ pub trait Stage: Send {
 
 /// Build a stage from its archived type id, version and config bytes.
 pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn Stage>> {
-    match type_id {
-        ids::SZX => Ok(Box::new(szx::SzxStage::from_config(version, config)?)),
-        ids::QUANTIZER => Ok(Box::new(quantizer::QuantizerStage::from_config(
-            version, config,
-        )?)),
-        other => Err(Error::UnknownStage(format!("id {other}"))),
-    }
+    Ok(match type_id {
+        ids::SZX => Box::new(szx::SzxStage::from_config(version, config)?),
+        ids::QUANTIZER => Box::new(quantizer::QuantizerStage::from_config(version, config)?),
+        ids::LORENZO => Box::new(lorenzo::LorenzoStage::from_config(version, config)?),
+        ids::BITPACK => Box::new(bitpack::BitpackStage::from_config(version, config)?),
+        other => return Err(Error::UnknownStage(format!("id {other} ({})", type_name_of(other)))),
+    })
 }
+
+/// The TOML `type` names this build knows.
+pub const TOML_TYPES: &[&str] = &["SZx", "Quantizer", "Lorenzo", "AdaptiveBitpack"];
 
 /// Build a stage from a TOML `[[stage]]` table (its `type` already read).
 pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Result<Box<dyn Stage>> {
-    match type_name {
-        "SZx" => Ok(Box::new(szx::SzxStage::from_toml(t)?)),
-        "Quantizer" => Ok(Box::new(quantizer::QuantizerStage::from_toml(t)?)),
-        other => Err(Error::UnknownStage(format!(
-            "'{other}' (known: SZx, Quantizer)"
-        ))),
-    }
+    Ok(match type_name {
+        "SZx" => Box::new(szx::SzxStage::from_toml(t)?),
+        "Quantizer" => Box::new(quantizer::QuantizerStage::from_toml(t)?),
+        "Lorenzo" => Box::new(lorenzo::LorenzoStage::from_toml(t)?),
+        "AdaptiveBitpack" => Box::new(bitpack::BitpackStage::from_toml(t)?),
+        other => return Err(Error::UnknownStage(format!("'{other}' (known: {})", TOML_TYPES.join(", ")))),
+    })
 }
 
 /// Name of a stage type id, if known.
@@ -232,6 +204,7 @@ pub fn type_name_of(id: u16) -> &'static str {
         ids::SZP => "SZp",
         ids::QUANTIZER => "Quantizer",
         ids::LORENZO => "Lorenzo",
+        ids::BITPACK => "AdaptiveBitpack",
         _ => "?",
     }
 }

@@ -39,10 +39,7 @@ impl Default for QuantizerConfig {
         QuantizerConfig {
             input_type: DataType::F32,
             code_type: DataType::I32,
-            bound: ErrorBound {
-                mode: ErrorMode::Abs,
-                value: 1e-3,
-            },
+            bound: ErrorBound { mode: ErrorMode::Abs, value: 1e-3 },
             power_of_two_bound: false,
         }
     }
@@ -70,24 +67,13 @@ pub struct QuantizerStage {
 impl QuantizerStage {
     pub fn new(cfg: QuantizerConfig) -> Result<Self> {
         if !matches!(cfg.input_type, DataType::F32 | DataType::F64) {
-            return Err(Error::config(format!(
-                "Quantizer input_type must be float32 or float64, got {}",
-                cfg.input_type
-            )));
+            return Err(Error::config(format!("Quantizer input_type must be float32 or float64, got {}", cfg.input_type)));
         }
         if !matches!(cfg.code_type, DataType::I32 | DataType::U32) {
-            return Err(Error::config(format!(
-                "Quantizer code_type must be int32 or uint32, got {}",
-                cfg.code_type
-            )));
+            return Err(Error::config(format!("Quantizer code_type must be int32 or uint32, got {}", cfg.code_type)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(QuantizerStage {
-            cfg,
-            dims: None,
-            resolved: None,
-            outliers: None,
-        })
+        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None })
     }
 
     pub fn config(&self) -> &QuantizerConfig {
@@ -109,20 +95,14 @@ impl QuantizerStage {
         }
         let zigzag = t.bool("zigzag_codes")?;
         match (zigzag, cfg.code_type) {
-            (Some(true), DataType::I32) => {
-                return Err(Error::config(
-                    "Quantizer: zigzag_codes = true needs code_type = \"uint32\"",
-                ))
+            (Some(true), DataType::I32) => return Err(Error::config("Quantizer: zigzag_codes = true needs code_type = \"uint32\"")),
+            (Some(false), DataType::U32) => {
+                return Err(Error::config("Quantizer: code_type = \"uint32\" stores zigzag codes (zigzag_codes must be true)"))
             }
-            (Some(false), DataType::U32) => return Err(Error::config(
-                "Quantizer: code_type = \"uint32\" stores zigzag codes (zigzag_codes must be true)",
-            )),
             _ => {}
         }
         if t.bool("linear_mode")? == Some(false) {
-            return Err(Error::config(
-                "Quantizer: only linear_mode = true is implemented",
-            ));
+            return Err(Error::config("Quantizer: only linear_mode = true is implemented"));
         }
         cfg.power_of_two_bound = t.bool("power_of_two_bound")?.unwrap_or(false);
         let mode = match t.str("error_bound_mode")? {
@@ -152,23 +132,15 @@ impl QuantizerStage {
         }
         let c = limit / (2 * self.sz()) / 64 * 64;
         if c == 0 {
-            return Err(Error::TooLarge {
-                what: "minimum Quantizer chunk (64 values)".into(),
-                actual: 128 * self.sz(),
-                limit,
-            });
+            return Err(Error::TooLarge { what: "minimum Quantizer chunk (64 values)".into(), actual: 128 * self.sz(), limit });
         }
         Ok(c)
     }
 
     fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {
-        let dims = self
-            .dims
-            .filter(|d| d.len() == n)
-            .unwrap_or(Dims { x: n, y: 1, z: 1 });
+        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
         let eb_abs = resolve_abs(self.cfg.bound, range);
-        let range = (self.cfg.bound.mode != ErrorMode::Abs)
-            .then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
+        let range = (self.cfg.bound.mode != ErrorMode::Abs).then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
         let pow2 = |v: f64| {
             if v > 0.0 && v.is_finite() {
                 2f64.powi(v.log2().floor() as i32).min(v)
@@ -176,11 +148,7 @@ impl QuantizerStage {
                 v
             }
         };
-        let e = if self.cfg.power_of_two_bound {
-            pow2(eb_abs)
-        } else {
-            eb_abs
-        };
+        let e = if self.cfg.power_of_two_bound { pow2(eb_abs) } else { eb_abs };
         let (eb_t_bits, exact) = if self.f64v() {
             let t = e.min(f64::BIG);
             (t.to_bits(), t < f64::TINY)
@@ -188,14 +156,7 @@ impl QuantizerStage {
             let t = f32::round_down_from_f64(e.min(f32::BIG as f64));
             (t.to_bits() as u64, t < f32::TINY)
         };
-        Resolved {
-            n,
-            dims,
-            eb_abs,
-            eb_t_bits,
-            exact,
-            range,
-        }
+        Resolved { n, dims, eb_abs, eb_t_bits, exact, range }
     }
 
     fn params(&self, res: &Resolved, n: u64, base: u64, chunk: u64, count: u64) -> Vec<u8> {
@@ -206,8 +167,7 @@ impl QuantizerStage {
         }
         let zz = self.zigzag() as u32;
         if self.f64v() {
-            let (eb, inv, step, limit) =
-                vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
+            let (eb, inv, step, limit) = vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
             let p = QuantParams64 {
                 n: n as u32,
                 base: base as u32,
@@ -223,8 +183,7 @@ impl QuantizerStage {
             };
             bytemuck::bytes_of(&p).to_vec()
         } else {
-            let (eb, inv, step, limit) =
-                vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
+            let (eb, inv, step, limit) = vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
             let p = QuantParams32 {
                 n: n as u32,
                 base: base as u32,
@@ -244,24 +203,19 @@ impl QuantizerStage {
 
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
         if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION {
-            return Err(Error::corrupt(format!(
-                "Quantizer config: version {version}, {} bytes",
-                c.len()
-            )));
+            return Err(Error::corrupt(format!("Quantizer config: version {version}, {} bytes", c.len())));
         }
         let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
         let input_type = DataType::from_code(c[1])
             .filter(|d| matches!(d, DataType::F32 | DataType::F64))
             .ok_or_else(|| Error::corrupt("Quantizer input type"))?;
-        let mode =
-            ErrorMode::from_code(c[2]).ok_or_else(|| Error::corrupt("Quantizer error mode"))?;
+        let mode = ErrorMode::from_code(c[2]).ok_or_else(|| Error::corrupt("Quantizer error mode"))?;
         if c[3] & !7 != 0 || c[4..8] != [0; 4] {
             return Err(Error::corrupt("Quantizer flags"));
         }
         let (zigzag, pow2, exact) = (c[3] & 1 != 0, c[3] & 2 != 0, c[3] & 4 != 0);
         let n = u64_at(8);
-        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32))
-            .map_err(|_| Error::corrupt("Quantizer dims"))?;
+        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("Quantizer dims"))?;
         if dims.len() != n || n > u32::MAX as u64 * 64 {
             return Err(Error::corrupt("Quantizer dims / element count"));
         }
@@ -273,20 +227,13 @@ impl QuantizerStage {
             t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
         } else {
             let t = f32::from_bits(eb_t_bits as u32);
-            eb_t_bits <= u32::MAX as u64
-                && t.is_finite()
-                && t >= 0.0
-                && (exact || (t >= f32::TINY && t <= f32::BIG))
+            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
         };
         if !ok || !(value.is_finite() && value > 0.0) {
             return Err(Error::corrupt("Quantizer bound fields"));
         }
         let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));
-        let range = if lo.is_nan() && hi.is_nan() {
-            None
-        } else {
-            Some((lo, hi))
-        };
+        let range = if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) };
         Ok(QuantizerStage {
             cfg: QuantizerConfig {
                 input_type,
@@ -295,14 +242,7 @@ impl QuantizerStage {
                 power_of_two_bound: pow2,
             },
             dims: Some(dims),
-            resolved: Some(Resolved {
-                n,
-                dims,
-                eb_abs,
-                eb_t_bits,
-                exact,
-                range,
-            }),
+            resolved: Some(Resolved { n, dims, eb_abs, eb_t_bits, exact, range }),
             outliers: Some(u64_at(80)),
         })
     }
@@ -319,16 +259,11 @@ impl Stage for QuantizerStage {
         vec![PortSpec::new("input", self.cfg.input_type)]
     }
     fn outputs(&self) -> Vec<PortSpec> {
-        vec![
-            PortSpec::new("codes", self.cfg.code_type),
-            PortSpec::new("outliers", DataType::U8),
-        ]
+        vec![PortSpec::new("codes", self.cfg.code_type), PortSpec::new("outliers", DataType::U8)]
     }
     fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
         if port != 0 || !matches!(dtype, DataType::F32 | DataType::F64) {
-            return Err(Error::Pipeline(format!(
-                "Quantizer takes float32 or float64, got {dtype}"
-            )));
+            return Err(Error::Pipeline(format!("Quantizer takes float32 or float64, got {dtype}")));
         }
         self.cfg.input_type = dtype;
         Ok(())
@@ -354,47 +289,22 @@ impl Stage for QuantizerStage {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<()> {
-        let (input, len) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?
-            .device("Quantizer input")?;
+    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?.device("Quantizer input")?;
         let n = len / self.sz();
         if n == 0 || len % self.sz() != 0 {
-            return Err(Error::Input(format!(
-                "Quantizer: {len} bytes are not whole {} values",
-                self.cfg.input_type
-            )));
+            return Err(Error::Input(format!("Quantizer: {len} bytes are not whole {} values", self.cfg.input_type)));
         }
-        let range = if self.cfg.bound.mode == ErrorMode::Abs {
-            None
-        } else {
-            device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)?
-        };
+        let range =
+            if self.cfg.bound.mode == ErrorMode::Abs { None } else { device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)? };
         self.resolved = Some(self.resolve(n, range));
         Ok(())
     }
 
-    fn record_forward(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>> {
-        let (input, len) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?
-            .device("Quantizer input")?;
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?.device("Quantizer input")?;
         let n = len / self.sz();
-        let res = self
-            .resolved
-            .filter(|r| r.n == n)
-            .ok_or_else(|| Error::Pipeline("Quantizer: prepare_forward must run first".into()))?;
+        let res = self.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("Quantizer: prepare_forward must run first".into()))?;
         let ce = self.chunk_elems(r, opts)?;
         let nchunks = n.div_ceil(ce);
         let sz = self.sz();
@@ -411,45 +321,16 @@ impl Stage for QuantizerStage {
             let p = self.params(&res, nk, k * ce, k, 0);
             let in_w = BufSlice::new(input.buf, input.offset + k * ce * sz, nk * sz);
             let codes_w = BufSlice::new(codes, k * ce * 4, nk * 4);
-            let (flags_w, pos_w) = (
-                BufSlice::new(flags, 0, nk * 4),
-                BufSlice::new(pos, 0, nk * 4),
-            );
+            let (flags_w, pos_w) = (BufSlice::new(flags, 0, nk * 4), BufSlice::new(pos, 0, nk * 4));
             let f64v = self.f64v();
-            r.dispatch_bytes(
-                Kernel::QuantEncode,
-                f64v,
-                &p,
-                &[in_w, in_w, codes_w, flags_w],
-                nk.div_ceil(wg),
-            )?;
+            r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, flags_w], nk.div_ceil(wg))?;
             record_exclusive_scan(r, flags_w, pos_w, nk)?;
             let entries = r.alloc(nk * 2 * sz)?;
             let ent_w = BufSlice::new(entries, 0, nk * 2 * sz);
-            r.dispatch_bytes(
-                Kernel::QuantScatter,
-                f64v,
-                &p,
-                &[in_w, flags_w, pos_w, ent_w, totals_w],
-                nk.div_ceil(wg),
-            )?;
-            parts.push(Part {
-                slice: ent_w,
-                len: PartLen::Readback {
-                    index: tidx,
-                    word: k as usize,
-                    scale: 2 * sz,
-                },
-            });
+            r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, flags_w, pos_w, ent_w, totals_w], nk.div_ceil(wg))?;
+            parts.push(Part { slice: ent_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 2 * sz } });
         }
-        Ok(vec![
-            PortData::Device {
-                slice: BufSlice::new(codes, 0, n * 4),
-                len: n * 4,
-                host: None,
-            },
-            PortData::Deferred { parts },
-        ])
+        Ok(vec![PortData::Device { slice: BufSlice::new(codes, 0, n * 4), len: n * 4, host: None }, PortData::Deferred { parts }])
     }
 
     fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
@@ -459,41 +340,19 @@ impl Stage for QuantizerStage {
         Ok(())
     }
 
-    fn record_inverse(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>> {
-        let res = self
-            .resolved
-            .ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
         let n = res.n;
-        let (codes, clen) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("Quantizer inverse: no codes".into()))?
-            .device("codes")?;
+        let (codes, clen) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer inverse: no codes".into()))?.device("codes")?;
         if clen != n * 4 {
-            return Err(Error::corrupt(format!(
-                "Quantizer: {clen} code bytes for {n} values"
-            )));
+            return Err(Error::corrupt(format!("Quantizer: {clen} code bytes for {n} values")));
         }
         let host = match inputs.get(1) {
             Some(PortData::Device { host: Some(h), .. }) => h.clone(),
-            Some(PortData::Device {
-                slice,
-                len,
-                host: None,
-            }) => {
+            Some(PortData::Device { slice, len, host: None }) => {
                 r.submit()?;
                 Arc::new(
-                    r.backend
-                        .read_buffers(&[BufSlice::new(
-                            slice.buf,
-                            slice.offset,
-                            len.next_multiple_of(4),
-                        )])?
-                        .remove(0)[..*len as usize]
+                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..*len as usize]
                         .to_vec(),
                 )
             }
@@ -502,10 +361,7 @@ impl Stage for QuantizerStage {
         let sz = self.sz();
         let esz = (2 * sz) as usize;
         if host.len() % esz != 0 {
-            return Err(Error::corrupt(format!(
-                "Quantizer outlier list of {} bytes is not whole {esz}-byte entries",
-                host.len()
-            )));
+            return Err(Error::corrupt(format!("Quantizer outlier list of {} bytes is not whole {esz}-byte entries", host.len())));
         }
         let count = host.len() / esz;
         // validate: indices increasing and < n; float64 pad word zero
@@ -514,9 +370,7 @@ impl Stage for QuantizerStage {
             let e = &host[j * esz..(j + 1) * esz];
             let idx = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
             if idx as u64 >= n || last.is_some_and(|l| idx <= l) || (sz == 8 && e[4..8] != [0; 4]) {
-                return Err(Error::corrupt(format!(
-                    "Quantizer outlier {j}: index {idx} invalid for {n} values"
-                )));
+                return Err(Error::corrupt(format!("Quantizer outlier {j}: index {idx} invalid for {n} values")));
             }
             last = Some(idx);
         }
@@ -529,11 +383,7 @@ impl Stage for QuantizerStage {
         let mut starts = Vec::with_capacity(nchunks as usize + 1);
         let mut j = 0usize;
         for k in 0..=nchunks {
-            while j < count
-                && (u32::from_le_bytes(host[j * esz..j * esz + 4].try_into().unwrap_or([0; 4]))
-                    as u64)
-                    < k * ce
-            {
+            while j < count && (u32::from_le_bytes(host[j * esz..j * esz + 4].try_into().unwrap_or([0; 4])) as u64) < k * ce {
                 j += 1;
             }
             starts.push(j);
@@ -561,28 +411,15 @@ impl Stage for QuantizerStage {
                 Kernel::QuantDecode,
                 self.f64v(),
                 &p,
-                &[
-                    BufSlice::new(codes.buf, codes.offset + k * ce * 4, nk * 4),
-                    out_w,
-                ],
+                &[BufSlice::new(codes.buf, codes.offset + k * ce * 4, nk * 4), out_w],
                 nk.div_ceil(wg),
             )?;
             if let (Some(b), true) = (ent, ck > 0) {
                 let w = BufSlice::new(b, offs[k as usize], ck * esz as u64);
-                r.dispatch_bytes(
-                    Kernel::QuantPatch,
-                    self.f64v(),
-                    &p,
-                    &[w, w, out_w],
-                    ck.div_ceil(wg),
-                )?;
+                r.dispatch_bytes(Kernel::QuantPatch, self.f64v(), &p, &[w, w, out_w], ck.div_ceil(wg))?;
             }
         }
-        Ok(vec![PortData::Device {
-            slice: BufSlice::new(out, 0, n * sz),
-            len: n * sz,
-            host: None,
-        }])
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None }])
     }
 
     fn config_bytes(&self) -> Vec<u8> {
@@ -593,9 +430,7 @@ impl Stage for QuantizerStage {
         b.push(CONFIG_VERSION);
         b.push(self.cfg.input_type as u8);
         b.push(self.cfg.bound.mode.code());
-        b.push(
-            self.zigzag() as u8 | (self.cfg.power_of_two_bound as u8) << 1 | (res.exact as u8) << 2,
-        );
+        b.push(self.zigzag() as u8 | (self.cfg.power_of_two_bound as u8) << 1 | (res.exact as u8) << 2);
         b.extend_from_slice(&[0; 4]);
         b.extend_from_slice(&res.n.to_le_bytes());
         for d in [res.dims.x, res.dims.y, res.dims.z] {
@@ -615,28 +450,15 @@ impl Stage for QuantizerStage {
         let mut v = vec![
             ("input_type".to_string(), self.cfg.input_type.to_string()),
             ("code_type".to_string(), self.cfg.code_type.to_string()),
-            (
-                "error_bound".to_string(),
-                format!("{:e}", self.cfg.bound.value),
-            ),
-            (
-                "error_bound_mode".to_string(),
-                self.cfg.bound.mode.to_string(),
-            ),
-            (
-                "power_of_two_bound".to_string(),
-                self.cfg.power_of_two_bound.to_string(),
-            ),
+            ("error_bound".to_string(), format!("{:e}", self.cfg.bound.value)),
+            ("error_bound_mode".to_string(), self.cfg.bound.mode.to_string()),
+            ("power_of_two_bound".to_string(), self.cfg.power_of_two_bound.to_string()),
         ];
         if let Some(res) = &self.resolved {
             v.push(("elements".into(), res.n.to_string()));
             v.push(("dims".into(), res.dims.to_string()));
             v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            let checked = if self.f64v() {
-                f64::from_bits(res.eb_t_bits)
-            } else {
-                f32::from_bits(res.eb_t_bits as u32) as f64
-            };
+            let checked = if self.f64v() { f64::from_bits(res.eb_t_bits) } else { f32::from_bits(res.eb_t_bits as u32) as f64 };
             v.push(("checked_bound".into(), format!("{checked:e}")));
         }
         v

@@ -40,14 +40,7 @@ pub struct SzxConfig {
 
 impl Default for SzxConfig {
     fn default() -> Self {
-        SzxConfig {
-            dtype: DataType::F32,
-            block_size: DEFAULT_BLOCK_SIZE,
-            bound: ErrorBound {
-                mode: ErrorMode::Abs,
-                value: 1e-3,
-            },
-        }
+        SzxConfig { dtype: DataType::F32, block_size: DEFAULT_BLOCK_SIZE, bound: ErrorBound { mode: ErrorMode::Abs, value: 1e-3 } }
     }
 }
 
@@ -107,24 +100,13 @@ impl Geo {
 impl SzxStage {
     pub fn new(cfg: SzxConfig) -> Result<Self> {
         if !(1..=MAX_BLOCK_SIZE).contains(&cfg.block_size) {
-            return Err(Error::config(format!(
-                "SZx block_size must be in 1..={MAX_BLOCK_SIZE}, got {}",
-                cfg.block_size
-            )));
+            return Err(Error::config(format!("SZx block_size must be in 1..={MAX_BLOCK_SIZE}, got {}", cfg.block_size)));
         }
         if !matches!(cfg.dtype, DataType::F32 | DataType::F64) {
-            return Err(Error::config(format!(
-                "SZx data_type must be float32 or float64, got {}",
-                cfg.dtype
-            )));
+            return Err(Error::config(format!("SZx data_type must be float32 or float64, got {}", cfg.dtype)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(SzxStage {
-            cfg,
-            dims: None,
-            resolved: None,
-            stats: None,
-        })
+        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None })
     }
 
     pub fn config(&self) -> &SzxConfig {
@@ -154,8 +136,7 @@ impl SzxStage {
             cfg.dtype = DataType::from_toml_name(&s)?;
         }
         if let Some(b) = t.int("block_size")? {
-            cfg.block_size = u32::try_from(b)
-                .map_err(|_| Error::config(format!("SZx block_size {b} out of range")))?;
+            cfg.block_size = u32::try_from(b).map_err(|_| Error::config(format!("SZx block_size {b} out of range")))?;
         }
         let mode = match t.str("error_bound_mode")? {
             Some(m) => m.parse()?,
@@ -184,49 +165,27 @@ impl SzxStage {
         let cb = (limit.saturating_sub(256) / per_block) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
         if cb == 0 {
             return Err(Error::TooLarge {
-                what: format!(
-                    "minimum SZx chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs} {}) plus 256 bytes",
-                    self.cfg.dtype
-                ),
+                what: format!("minimum SZx chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs} {}) plus 256 bytes", self.cfg.dtype),
                 actual: CHUNK_BLOCK_ALIGN * per_block + 256,
                 limit,
             });
         }
         let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
-        let g = Geo {
-            n,
-            bs,
-            nb,
-            cb,
-            nchunks: nb.div_ceil(cb),
-        };
+        let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) };
         let total_bytes = n * sz;
         if total_bytes > info.max_buffer_bytes {
-            return Err(Error::TooLarge {
-                what: "field on the device".into(),
-                actual: total_bytes,
-                limit: info.max_buffer_bytes,
-            });
+            return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit: info.max_buffer_bytes });
         }
         Ok(g)
     }
 
     /// `range`: the finite min/max (NOA/REL; None when no value is finite).
     fn resolve_bound(&self, n: u64, range: Option<(f64, f64)>) -> Result<Resolved> {
-        let dims = self
-            .dims
-            .filter(|d| d.len() == n)
-            .unwrap_or(Dims { x: n, y: 1, z: 1 });
+        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
         let eb_abs = crate::kernels::range::resolve_abs(self.cfg.bound, range);
-        let range = if self.cfg.bound.mode == ErrorMode::Abs {
-            None
-        } else {
-            Some(range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)))
-        };
+        let range = if self.cfg.bound.mode == ErrorMode::Abs { None } else { Some(range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY))) };
         if eb_abs.is_nan() || eb_abs < 0.0 {
-            return Err(Error::ErrorBound(format!(
-                "SZx: resolved bound {eb_abs} is invalid"
-            )));
+            return Err(Error::ErrorBound(format!("SZx: resolved bound {eb_abs} is invalid")));
         }
         let (eb_t_bits, exact) = match self.cfg.dtype {
             DataType::F32 => {
@@ -238,41 +197,19 @@ impl SzxStage {
                 (t.to_bits(), t < f64::TINY)
             }
         };
-        Ok(Resolved {
-            n,
-            dims,
-            eb_abs,
-            eb_t_bits,
-            exact,
-            range,
-        })
+        Ok(Resolved { n, dims, eb_abs, eb_t_bits, exact, range })
     }
 
-    fn params_bytes(
-        &self,
-        res: &Resolved,
-        n: u64,
-        nblocks: u64,
-        chunk: u64,
-        word_base: u64,
-    ) -> Vec<u8> {
+    fn params_bytes(&self, res: &Resolved, n: u64, nblocks: u64, chunk: u64, word_base: u64) -> Vec<u8> {
         fn fill<F: SzxFloat>(eb: F, exact: bool) -> (F, F, F, F, F, u32) {
             let step = eb.add(eb);
             let inv = F::from_f64(1.0 / step.to_f64());
-            (
-                eb,
-                inv,
-                step,
-                F::TINY,
-                F::pow2(F::MAXW as i32),
-                exact as u32,
-            )
+            (eb, inv, step, F::TINY, F::pow2(F::MAXW as i32), exact as u32)
         }
         let bs = self.cfg.block_size;
         match self.cfg.dtype {
             DataType::F32 => {
-                let (eb, inv, step, tiny, two_maxw, exact) =
-                    fill(f32::from_bits(res.eb_t_bits as u32), res.exact);
+                let (eb, inv, step, tiny, two_maxw, exact) = fill(f32::from_bits(res.eb_t_bits as u32), res.exact);
                 let p = SzxParams32 {
                     n: n as u32,
                     block_size: bs,
@@ -291,8 +228,7 @@ impl SzxStage {
                 bytemuck::bytes_of(&p).to_vec()
             }
             _ => {
-                let (eb, inv, step, tiny, two_maxw, exact) =
-                    fill(f64::from_bits(res.eb_t_bits), res.exact);
+                let (eb, inv, step, tiny, two_maxw, exact) = fill(f64::from_bits(res.eb_t_bits), res.exact);
                 let p = SzxParams64 {
                     n: n as u32,
                     block_size: bs,
@@ -331,17 +267,9 @@ impl SzxStage {
                 BT_CONST => st.constant += 1,
                 BT_QUANT if w <= maxw && !exact => st.quantized += 1,
                 BT_RAW if w == 0 => st.raw += 1,
-                _ => {
-                    return Err(Error::corrupt(format!(
-                        "SZx block {b}: bad meta entry type {t} width {w}"
-                    )))
-                }
+                _ => return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}"))),
             }
-            let c = if self.is_f64() {
-                block_cost::<f64>(inf, len)
-            } else {
-                block_cost::<f32>(inf, len)
-            };
+            let c = if self.is_f64() { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
             per_chunk[(b / g.cb) as usize] += c as u64;
         }
         Ok((per_chunk, st))
@@ -375,9 +303,7 @@ impl SzxStage {
     /// Rebuild the stage from its archived config, checking every field.
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
         if version != 1 {
-            return Err(Error::corrupt(format!(
-                "SZx stage version {version} unknown (this build reads 1)"
-            )));
+            return Err(Error::corrupt(format!("SZx stage version {version} unknown (this build reads 1)")));
         }
         if c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION {
             return Err(Error::corrupt(format!(
@@ -401,12 +327,9 @@ impl SzxStage {
             return Err(Error::corrupt(format!("SZx block size {block_size}")));
         }
         let n = u64_at(8);
-        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32))
-            .map_err(|_| Error::corrupt("SZx dims"))?;
+        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SZx dims"))?;
         if dims.len() != n || n == 0 {
-            return Err(Error::corrupt(format!(
-                "SZx dims {dims} do not hold {n} elements"
-            )));
+            return Err(Error::corrupt(format!("SZx dims {dims} do not hold {n} elements")));
         }
         let value = f64_at(40);
         let eb_abs = f64_at(48);
@@ -414,10 +337,7 @@ impl SzxStage {
         let ok_bound = match dtype {
             DataType::F32 => {
                 let t = f32::from_bits(eb_t_bits as u32);
-                eb_t_bits <= u32::MAX as u64
-                    && t.is_finite()
-                    && t >= 0.0
-                    && (exact || (t >= f32::TINY && t <= f32::BIG))
+                eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
             }
             _ => {
                 let t = f64::from_bits(eb_t_bits);
@@ -428,31 +348,12 @@ impl SzxStage {
             return Err(Error::corrupt("SZx error bound fields"));
         }
         let (lo, hi) = (f64_at(64), f64_at(72));
-        let range = if lo.is_nan() && hi.is_nan() {
-            None
-        } else {
-            Some((lo, hi))
-        };
-        let stats = SzxStats {
-            constant: u64_at(80),
-            quantized: u64_at(88),
-            raw: u64_at(96),
-        };
+        let range = if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) };
+        let stats = SzxStats { constant: u64_at(80), quantized: u64_at(88), raw: u64_at(96) };
         Ok(SzxStage {
-            cfg: SzxConfig {
-                dtype,
-                block_size,
-                bound: ErrorBound { mode, value },
-            },
+            cfg: SzxConfig { dtype, block_size, bound: ErrorBound { mode, value } },
             dims: Some(dims),
-            resolved: Some(Resolved {
-                n,
-                dims,
-                eb_abs,
-                eb_t_bits,
-                exact,
-                range,
-            }),
+            resolved: Some(Resolved { n, dims, eb_abs, eb_t_bits, exact, range }),
             stats: Some(stats),
         })
     }
@@ -473,9 +374,7 @@ impl Stage for SzxStage {
     }
     fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
         if port != 0 || !matches!(dtype, DataType::F32 | DataType::F64) {
-            return Err(Error::Pipeline(format!(
-                "SZx takes float32 or float64 on input 0, got {dtype} on input {port}"
-            )));
+            return Err(Error::Pipeline(format!("SZx takes float32 or float64 on input 0, got {dtype} on input {port}")));
         }
         self.cfg.dtype = dtype;
         Ok(())
@@ -502,22 +401,11 @@ impl Stage for SzxStage {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<()> {
-        let (input, len) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("SZx: no input".into()))?
-            .device("SZx input")?;
+    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
         let n = len / self.sz();
         if n == 0 || len % self.sz() != 0 {
-            return Err(Error::Input(format!(
-                "SZx: {len} input bytes are not a whole number of {} values",
-                self.cfg.dtype
-            )));
+            return Err(Error::Input(format!("SZx: {len} input bytes are not a whole number of {} values", self.cfg.dtype)));
         }
         if self.cfg.bound.mode == ErrorMode::Abs {
             self.resolved = Some(self.resolve_bound(n, None)?);
@@ -530,24 +418,14 @@ impl Stage for SzxStage {
         Ok(())
     }
 
-    fn record_forward(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>> {
-        let (input, len) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("SZx: no input".into()))?
-            .device("SZx input")?;
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
         let n = len / self.sz();
         let res = match self.resolved {
             Some(res) if res.n == n => res,
             _ => {
                 if self.cfg.bound.mode != ErrorMode::Abs {
-                    return Err(Error::Pipeline(
-                        "SZx: prepare_forward must run before record_forward".into(),
-                    ));
+                    return Err(Error::Pipeline("SZx: prepare_forward must run before record_forward".into()));
                 }
                 let res = self.resolve_bound(n, None)?;
                 self.resolved = Some(res);
@@ -564,15 +442,8 @@ impl Stage for SzxStage {
         let refs = r.temp(8 * g.cb)?;
         let cost = r.temp(4 * g.cb)?;
         let offsets = r.temp(4 * g.cb)?;
-        let totals_idx = r.readback(BufSlice::new(
-            totals,
-            0,
-            (4 * g.nchunks).next_multiple_of(4),
-        ));
-        let mut parts = vec![Part {
-            slice: BufSlice::new(meta, 0, g.meta_pad()),
-            len: PartLen::Fixed(g.meta_pad()),
-        }];
+        let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
+        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
             let p = self.params_bytes(&res, nk, nbk, k, 0);
@@ -584,60 +455,27 @@ impl Stage for SzxStage {
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            r.dispatch_bytes(
-                Kernel::SzxClassify,
-                f64v,
-                &p,
-                &[inw, inw, info_w, refs_w, cost_w],
-                nbk,
-            )?;
+            r.dispatch_bytes(Kernel::SzxClassify, f64v, &p, &[inw, inw, info_w, refs_w, cost_w], nbk)?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
             r.dispatch_bytes(
                 Kernel::SzxPack,
                 f64v,
                 &p,
-                &[
-                    inw,
-                    inw,
-                    info_w,
-                    refs_w,
-                    refs_w,
-                    off_w,
-                    meta_w,
-                    pay_w,
-                    BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)),
-                ],
+                &[inw, inw, info_w, refs_w, refs_w, off_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
                 nbk,
             )?;
-            parts.push(Part {
-                slice: pay_w,
-                len: PartLen::Readback {
-                    index: totals_idx,
-                    word: k as usize,
-                    scale: 4,
-                },
-            });
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
         }
         Ok(vec![PortData::Deferred { parts }])
     }
 
     fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
-        let res = self
-            .resolved
-            .ok_or_else(|| Error::Pipeline("SZx: finish before run".into()))?;
+        let res = self.resolved.ok_or_else(|| Error::Pipeline("SZx: finish before run".into()))?;
         if let Some(Some(bytes)) = outputs.first() {
             let nb = res.n.div_ceil(self.cfg.block_size as u64);
-            let g = Geo {
-                n: res.n,
-                bs: self.cfg.block_size as u64,
-                nb,
-                cb: nb.max(1),
-                nchunks: 1,
-            };
+            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1 };
             if (bytes.len() as u64) < g.meta_pad() {
-                return Err(Error::Device(
-                    "SZx output shorter than its meta region".into(),
-                ));
+                return Err(Error::Device("SZx output shorter than its meta region".into()));
             }
             let (_, st) = self.scan_meta(&g, &bytes[..g.meta_pad() as usize], res.exact)?;
             self.stats = Some(st);
@@ -645,50 +483,25 @@ impl Stage for SzxStage {
         Ok(())
     }
 
-    fn record_inverse(
-        &mut self,
-        r: &mut Recorder,
-        inputs: &[PortData],
-        opts: &RunOptions,
-    ) -> Result<Vec<PortData>> {
-        let res = self
-            .resolved
-            .ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
         let (slice, len, host) = match inputs.first() {
             Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
-            _ => {
-                return Err(Error::Pipeline(
-                    "SZx inverse: input must be a device buffer".into(),
-                ))
-            }
+            _ => return Err(Error::Pipeline("SZx inverse: input must be a device buffer".into())),
         };
         let host = match host {
             Some(h) => h,
             None => {
                 r.submit()?;
-                Arc::new(
-                    r.backend
-                        .read_buffers(&[BufSlice::new(
-                            slice.buf,
-                            slice.offset,
-                            len.next_multiple_of(4),
-                        )])?
-                        .remove(0),
-                )
+                Arc::new(r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0))
             }
         };
         let g = self.geometry(r, res.n, opts)?;
         let sz = self.sz();
         if len < g.meta_pad() || host.len() as u64 != len {
-            return Err(Error::corrupt(format!(
-                "SZx buffer of {len} bytes is shorter than its meta region ({} bytes)",
-                g.meta_pad()
-            )));
+            return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
         }
-        if host[(2 * g.nb) as usize..g.meta_pad() as usize]
-            .iter()
-            .any(|&b| b != 0)
-        {
+        if host[(2 * g.nb) as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
             return Err(Error::corrupt("SZx meta padding is not zero"));
         }
         let (per_chunk, st) = self.scan_meta(&g, &host[..g.meta_pad() as usize], res.exact)?;
@@ -715,11 +528,7 @@ impl Stage for SzxStage {
             let word_base = (abs_start - win_start) / 4;
             let pay_w = BufSlice::new(slice.buf, win_start, abs_start - win_start + words * 4);
             let p = self.params_bytes(&res, nk, nbk, k, word_base);
-            let meta_w = BufSlice::new(
-                slice.buf,
-                slice.offset + 2 * b0,
-                (2 * nbk).next_multiple_of(4),
-            );
+            let meta_w = BufSlice::new(slice.buf, slice.offset + 2 * b0, (2 * nbk).next_multiple_of(4));
             let cost_w = BufSlice::new(cost, 0, 4 * nbk);
             let off_w = BufSlice::new(offsets, 0, 4 * nbk);
             let out_w = BufSlice::new(out, b0 * g.bs * sz, nk * sz);
@@ -731,20 +540,10 @@ impl Stage for SzxStage {
                 nbk.div_ceil(crate::kernels::workgroup_size(Kernel::SzxMetaCost)? as u64),
             )?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_bytes(
-                Kernel::SzxUnpack,
-                f64v,
-                &p,
-                &[meta_w, off_w, pay_w, pay_w, out_w],
-                nbk,
-            )?;
+            r.dispatch_bytes(Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
             pstart += words;
         }
-        Ok(vec![PortData::Device {
-            slice: BufSlice::new(out, 0, res.n * sz),
-            len: res.n * sz,
-            host: None,
-        }])
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
     }
 
     fn config_bytes(&self) -> Vec<u8> {
@@ -758,24 +557,14 @@ impl Stage for SzxStage {
         let mut v = vec![
             ("data_type".to_string(), self.cfg.dtype.to_string()),
             ("block_size".to_string(), self.cfg.block_size.to_string()),
-            (
-                "error_bound".to_string(),
-                format!("{:e}", self.cfg.bound.value),
-            ),
-            (
-                "error_bound_mode".to_string(),
-                self.cfg.bound.mode.to_string(),
-            ),
+            ("error_bound".to_string(), format!("{:e}", self.cfg.bound.value)),
+            ("error_bound_mode".to_string(), self.cfg.bound.mode.to_string()),
         ];
         if let Some(res) = &self.resolved {
             v.push(("elements".into(), res.n.to_string()));
             v.push(("dims".into(), res.dims.to_string()));
             v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            let checked = if self.is_f64() {
-                f64::from_bits(res.eb_t_bits)
-            } else {
-                f32::from_bits(res.eb_t_bits as u32) as f64
-            };
+            let checked = if self.is_f64() { f64::from_bits(res.eb_t_bits) } else { f32::from_bits(res.eb_t_bits as u32) as f64 };
             v.push(("checked_bound".into(), format!("{checked:e}")));
             if let Some((lo, hi)) = res.range {
                 v.push(("value_range".into(), format!("[{lo:e}, {hi:e}]")));

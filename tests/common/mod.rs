@@ -17,7 +17,10 @@ pub fn gpu() -> Arc<dyn Backend> {
             panic!("GPU tests need a wgpu adapter (CI uses lavapipe: apt-get install mesa-vulkan-drivers libvulkan1): {e}")
         });
         let i = fzwgpu::Backend::info(&b);
-        eprintln!("GPU test adapter: {} | {} | {} | f64={} subgroups={} timestamps={}", i.adapter, i.api, i.driver, i.shader_f64, i.subgroups, i.timestamps);
+        eprintln!(
+            "GPU test adapter: {} | {} | {} | f64={} subgroups={} timestamps={}",
+            i.adapter, i.api, i.driver, i.shader_f64, i.subgroups, i.timestamps
+        );
         if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("vulkan")).unwrap_or(false) {
             assert_eq!(i.api, "Vulkan", "WGPU_BACKEND=vulkan but the adapter is {}", i.api);
         }
@@ -37,10 +40,7 @@ pub fn backends() -> Vec<(&'static str, Arc<dyn Backend>)> {
 
 /// `../shared/data` next to the repository (CI has it).
 pub fn data_dir() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join("data");
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("data");
     assert!(d.is_dir(), "test data folder {} is missing", d.display());
     d
 }
@@ -48,11 +48,7 @@ pub fn data_dir() -> PathBuf {
 /// (name, dims fastest-first, values) of every real field.
 pub fn real_fields() -> Vec<(String, fzwgpu::Dims, Vec<f32>)> {
     let mut out = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(data_dir())
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(data_dir()).unwrap().flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
         if p.extension().and_then(|e| e.to_str()) != Some("f32") {
@@ -63,18 +59,9 @@ pub fn real_fields() -> Vec<(String, fzwgpu::Dims, Vec<f32>)> {
         let dimstr = stem.rsplit('_').next().unwrap();
         let mut d: Vec<u64> = dimstr.split('x').map(|s| s.parse().unwrap()).collect();
         d.reverse();
-        let dims: fzwgpu::Dims = d
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join("x")
-            .parse()
-            .unwrap();
+        let dims: fzwgpu::Dims = d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("x").parse().unwrap();
         let bytes = std::fs::read(&p).unwrap();
-        let v: Vec<f32> = bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let v: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         assert_eq!(v.len() as u64, dims.len(), "{stem}");
         out.push((stem, dims, v));
     }
@@ -84,13 +71,7 @@ pub fn real_fields() -> Vec<(String, fzwgpu::Dims, Vec<f32>)> {
 
 /// Independent bound check in f64: returns (max |x - x'| over finite x, violations).
 /// Non-finite inputs must come back bit-identical.
-pub fn check_bound_f64(
-    orig: &[f64],
-    orig_bits: &[u64],
-    recon: &[f64],
-    recon_bits: &[u64],
-    eb: f64,
-) -> (f64, usize) {
+pub fn check_bound_f64(orig: &[f64], orig_bits: &[u64], recon: &[f64], recon_bits: &[u64], eb: f64) -> (f64, usize) {
     assert_eq!(orig.len(), recon.len());
     let mut max = 0f64;
     let mut bad = 0;
@@ -161,14 +142,10 @@ pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 pub fn f32_from(b: &[u8]) -> Vec<f32> {
-    b.chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 pub fn f64_from(b: &[u8]) -> Vec<f64> {
-    b.chunks_exact(8)
-        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 /// Deterministic xorshift generator.
@@ -208,14 +185,7 @@ pub fn range_f64(v: &[f64]) -> f64 {
 pub fn gpu_plain() -> Arc<dyn Backend> {
     static G: OnceLock<Arc<WgpuBackend>> = OnceLock::new();
     G.get_or_init(|| {
-        Arc::new(
-            WgpuBackend::new(&WgpuOptions {
-                no_f64: true,
-                no_subgroups: true,
-                ..Default::default()
-            })
-            .expect("wgpu adapter"),
-        )
+        Arc::new(WgpuBackend::new(&WgpuOptions { no_f64: true, no_subgroups: true, ..Default::default() }).expect("wgpu adapter"))
     })
     .clone()
 }

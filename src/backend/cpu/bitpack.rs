@@ -43,11 +43,7 @@ pub fn extract_code(words: &[u32], base: usize, i: usize, w: u32) -> u32 {
     if sh + w as usize > 32 {
         c |= (words[wi + 1] as u64) << (32 - sh);
     }
-    let mask = if w < 32 {
-        (1u64 << w) - 1
-    } else {
-        u32::MAX as u64
-    };
+    let mask = if w < 32 { (1u64 << w) - 1 } else { u32::MAX as u64 };
     (c & mask) as u32
 }
 
@@ -87,11 +83,7 @@ pub fn bitpack_width(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
         .map(|blk| {
             let s = (blk * p.block_size) as usize;
             let len = block_len(&p, blk);
-            let m = codes[s..s + len as usize]
-                .iter()
-                .map(|&c| to_unsigned(c, p.zigzag == 1))
-                .max()
-                .unwrap_or(0);
+            let m = codes[s..s + len as usize].iter().map(|&c| to_unsigned(c, p.zigzag == 1)).max().unwrap_or(0);
             let w = 32 - m.leading_zeros();
             (w, block_words(w, len))
         })
@@ -101,10 +93,7 @@ pub fn bitpack_width(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     };
     let widths: &mut [u32] = view_mut(widths, "widths")?;
     let cost: &mut [u32] = view_mut(cost, "cost")?;
-    need(
-        widths.len() >= nb && cost.len() >= nb,
-        "bitpack_width outputs",
-    )?;
+    need(widths.len() >= nb && cost.len() >= nb, "bitpack_width outputs")?;
     for (i, (w, c)) in res.into_iter().enumerate() {
         widths[i] = w;
         cost[i] = c;
@@ -119,10 +108,7 @@ pub fn bitpack_pack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let widths: &[u32] = view(b.ro[1], "bitpack_pack.widths")?;
     let offsets: &[u32] = view(b.ro[2], "bitpack_pack.offsets")?;
     let nb = p.nblocks.min(groups) as usize;
-    need(
-        widths.len() >= nb && offsets.len() >= nb && codes.len() >= p.n as usize,
-        "bitpack_pack inputs",
-    )?;
+    need(widths.len() >= nb && offsets.len() >= nb && codes.len() >= p.n as usize, "bitpack_pack inputs")?;
     let [meta, payload, totals] = &mut b.rw[..] else {
         return Err(Error::Device("bitpack_pack: bindings".into()));
     };
@@ -136,15 +122,11 @@ pub fn bitpack_pack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
                 m |= (widths[blk + k] & 0xff) << (8 * k);
             }
         }
-        *meta
-            .get_mut(blk / 4)
-            .ok_or_else(|| Error::Device("meta window".into()))? = m;
+        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
     }
     if nb == p.nblocks as usize && nb > 0 {
         let l = nb - 1;
-        *totals
-            .get_mut(p.chunk as usize)
-            .ok_or_else(|| Error::Device("totals".into()))? =
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? =
             offsets[l] + block_words(widths[l], block_len(&p, l as u32));
     }
     for blk in 0..nb {
@@ -153,13 +135,7 @@ pub fn bitpack_pack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
         let off = offsets[blk] as usize;
         need(off + nw <= payload.len(), "bitpack_pack payload window")?;
         let s = blk * p.block_size as usize;
-        pack_codes(
-            codes[s..s + len as usize]
-                .iter()
-                .map(|&c| to_unsigned(c, p.zigzag == 1)),
-            widths[blk],
-            &mut payload[off..off + nw],
-        );
+        pack_codes(codes[s..s + len as usize].iter().map(|&c| to_unsigned(c, p.zigzag == 1)), widths[blk], &mut payload[off..off + nw]);
     }
     Ok(())
 }
@@ -171,10 +147,7 @@ pub fn bitpack_meta_cost(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()>
     let cost: &mut [u32] = view_mut(b.rw[0], "bitpack_meta_cost.cost")?;
     let per = crate::kernels::workgroup_size(crate::kernels::Kernel::BitpackMetaCost)? as usize;
     let nb = (p.nblocks as usize).min(groups as usize * per);
-    need(
-        meta.len() * 4 >= nb && cost.len() >= nb,
-        "bitpack_meta_cost sizes",
-    )?;
+    need(meta.len() * 4 >= nb && cost.len() >= nb, "bitpack_meta_cost sizes")?;
     for (blk, c) in cost.iter_mut().enumerate().take(nb) {
         let w = (meta[blk / 4] >> (8 * (blk & 3))) & 0xff;
         *c = block_words(w, block_len(&p, blk as u32));
@@ -190,26 +163,16 @@ pub fn bitpack_unpack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let pay: &[u32] = view(b.ro[2], "bitpack_unpack.payload_u")?;
     let out: &mut [u32] = view_mut(b.rw[0], "bitpack_unpack.out")?;
     let nb = p.nblocks.min(groups) as usize;
-    need(
-        meta.len() * 4 >= nb && offsets.len() >= nb && out.len() >= p.n as usize,
-        "bitpack_unpack sizes",
-    )?;
+    need(meta.len() * 4 >= nb && offsets.len() >= nb && out.len() >= p.n as usize, "bitpack_unpack sizes")?;
     let bs = p.block_size as usize;
-    out[..p.n as usize]
-        .par_chunks_mut(bs)
-        .enumerate()
-        .take(nb)
-        .try_for_each(|(blk, o)| -> Result<()> {
-            let len = block_len(&p, blk as u32) as usize;
-            let w = (meta[blk / 4] >> (8 * (blk & 3))) & 0xff;
-            let base = (p.word_base + offsets[blk]) as usize;
-            need(
-                base + block_words(w, len as u32) as usize <= pay.len(),
-                "bitpack_unpack payload window",
-            )?;
-            for (i, v) in o.iter_mut().take(len).enumerate() {
-                *v = from_unsigned(extract_code(pay, base, i, w), p.zigzag == 1);
-            }
-            Ok(())
-        })
+    out[..p.n as usize].par_chunks_mut(bs).enumerate().take(nb).try_for_each(|(blk, o)| -> Result<()> {
+        let len = block_len(&p, blk as u32) as usize;
+        let w = (meta[blk / 4] >> (8 * (blk & 3))) & 0xff;
+        let base = (p.word_base + offsets[blk]) as usize;
+        need(base + block_words(w, len as u32) as usize <= pay.len(), "bitpack_unpack payload window")?;
+        for (i, v) in o.iter_mut().take(len).enumerate() {
+            *v = from_unsigned(extract_code(pay, base, i, w), p.zigzag == 1);
+        }
+        Ok(())
+    })
 }

@@ -3,6 +3,7 @@
 //! the reference for the GPU tests and the backend when no GPU is present.
 
 pub mod bitpack;
+pub mod lorenzo;
 pub mod quant;
 pub mod scan;
 pub mod szx;
@@ -52,6 +53,9 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::BitpackPack, _) => bitpack::bitpack_pack,
         (Kernel::BitpackMetaCost, _) => bitpack::bitpack_meta_cost,
         (Kernel::BitpackUnpack, _) => bitpack::bitpack_unpack,
+        (Kernel::LorenzoForward, _) => lorenzo::lorenzo_forward,
+        (Kernel::LorenzoScanX, _) => lorenzo::lorenzo_scan_x,
+        (Kernel::LorenzoScanAxis, _) => lorenzo::lorenzo_scan_axis,
     }
 }
 
@@ -105,32 +109,12 @@ impl CpuBackend {
     }
 
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, Slab>> {
-        self.slab
-            .lock()
-            .map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
+        self.slab.lock().map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
     }
 
-    fn run_dispatch(
-        slab: &mut Slab,
-        kernel: Kernel,
-        f64: bool,
-        params: &[u8],
-        bindings: &[BufSlice],
-        groups: u32,
-    ) -> Result<()> {
-        let refl = kernels::reflect(
-            kernel,
-            Variant {
-                f64,
-                subgroup: false,
-            },
-        )?;
-        let kinds: Vec<BindKind> = refl
-            .bindings
-            .iter()
-            .copied()
-            .filter(|k| *k != BindKind::Uniform)
-            .collect();
+    fn run_dispatch(slab: &mut Slab, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u32) -> Result<()> {
+        let refl = kernels::reflect(kernel, Variant { f64, subgroup: false })?;
+        let kinds: Vec<BindKind> = refl.bindings.iter().copied().filter(|k| *k != BindKind::Uniform).collect();
         // Take the written buffers out of the slab so the read-only ones can be borrowed.
         let mut taken: Vec<(u32, Vec<u64>)> = Vec::new();
         for (s, k) in bindings.iter().zip(&kinds) {
@@ -139,9 +123,7 @@ impl CpuBackend {
                     .bufs
                     .get_mut(s.buf.0 as usize)
                     .and_then(Option::take)
-                    .ok_or_else(|| {
-                        Error::Device(format!("{}: buffer {} is not live", kernel.name(), s.buf.0))
-                    })?;
+                    .ok_or_else(|| Error::Device(format!("{}: buffer {} is not live", kernel.name(), s.buf.0)))?;
                 taken.push((s.buf.0, v));
             }
         }
@@ -149,17 +131,9 @@ impl CpuBackend {
             let mut ro = Vec::new();
             for (s, k) in bindings.iter().zip(&kinds) {
                 if *k == BindKind::ReadOnly {
-                    let v = slab
-                        .bufs
-                        .get(s.buf.0 as usize)
-                        .and_then(Option::as_ref)
-                        .ok_or_else(|| {
-                            Error::Device(format!(
-                                "{}: buffer {} is bound both read-only and read-write",
-                                kernel.name(),
-                                s.buf.0
-                            ))
-                        })?;
+                    let v = slab.bufs.get(s.buf.0 as usize).and_then(Option::as_ref).ok_or_else(|| {
+                        Error::Device(format!("{}: buffer {} is bound both read-only and read-write", kernel.name(), s.buf.0))
+                    })?;
                     let bytes: &[u8] = bytemuck::cast_slice(v);
                     ro.push(&bytes[s.offset as usize..(s.offset + s.size) as usize]);
                 }
@@ -170,21 +144,15 @@ impl CpuBackend {
                 if *k == BindKind::ReadWrite {
                     let idx = taken.iter().position(|(id, _)| *id == s.buf.0).unwrap_or(0);
                     if rw_slices.iter().any(|(i, _)| *i == idx) {
-                        return Err(Error::Device(format!(
-                            "{}: one buffer bound read-write twice",
-                            kernel.name()
-                        )));
+                        return Err(Error::Device(format!("{}: one buffer bound read-write twice", kernel.name())));
                     }
                     rw_slices.push((idx, *s));
                 }
             }
             // Hand out disjoint &mut windows of the taken buffers.
-            let mut taken_refs: Vec<Option<&mut Vec<u64>>> =
-                taken.iter_mut().map(|(_, v)| Some(v)).collect();
+            let mut taken_refs: Vec<Option<&mut Vec<u64>>> = taken.iter_mut().map(|(_, v)| Some(v)).collect();
             for (idx, s) in &rw_slices {
-                let v = taken_refs[*idx]
-                    .take()
-                    .ok_or_else(|| Error::Device("binding aliasing".into()))?;
+                let v = taken_refs[*idx].take().ok_or_else(|| Error::Device("binding aliasing".into()))?;
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
                 rw.push(&mut bytes[s.offset as usize..(s.offset + s.size) as usize]);
             }
@@ -214,9 +182,7 @@ impl Backend for CpuBackend {
             Some(i) => slab.pool.swap_remove(i),
             None => {
                 let mut v = Vec::new();
-                v.try_reserve_exact(words).map_err(|_| {
-                    Error::OutOfMemory(format!("host allocation of {bytes} bytes failed"))
-                })?;
+                v.try_reserve_exact(words).map_err(|_| Error::OutOfMemory(format!("host allocation of {bytes} bytes failed")))?;
                 v.resize(words, 0u64);
                 v
             }
@@ -276,46 +242,30 @@ impl Backend for CpuBackend {
         let mut slab = self.lock()?;
         for cmd in &rec.commands {
             match cmd {
-                Command::Dispatch {
-                    kernel,
-                    f64,
-                    params,
-                    bindings,
-                    groups,
-                } => {
+                Command::Dispatch { kernel, f64, params, bindings, groups } => {
                     Self::run_dispatch(&mut slab, *kernel, *f64, params, bindings, *groups)?;
                 }
                 Command::Clear { dst } => {
-                    let v = slab.bufs[dst.buf.0 as usize]
-                        .as_mut()
-                        .ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
                     let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
                     bytes[dst.offset as usize..(dst.offset + dst.size) as usize].fill(0);
                 }
                 Command::Copy { src, dst } => {
                     let data = {
-                        let v = slab.bufs[src.buf.0 as usize]
-                            .as_ref()
-                            .ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
+                        let v = slab.bufs[src.buf.0 as usize].as_ref().ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
                         let bytes: &[u8] = bytemuck::cast_slice(v);
                         bytes[src.offset as usize..(src.offset + src.size) as usize].to_vec()
                     };
-                    let v = slab.bufs[dst.buf.0 as usize]
-                        .as_mut()
-                        .ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
                     let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize]
-                        .copy_from_slice(&data);
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].copy_from_slice(&data);
                 }
             }
         }
         let kernel_seconds = Some(t0.elapsed().as_secs_f64());
         drop(slab);
         let readbacks = self.read_buffers(&rec.readbacks)?;
-        Ok(Submission {
-            readbacks,
-            kernel_seconds,
-        })
+        Ok(Submission { readbacks, kernel_seconds })
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {

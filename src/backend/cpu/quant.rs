@@ -68,16 +68,12 @@ pub fn quant_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     let codes: &mut [u32] = view_mut(codes, "codes")?;
     let flags: &mut [u32] = view_mut(flags, "flags")?;
     need(codes.len() >= n && flags.len() >= n, "quant_encode outputs")?;
-    codes[..n]
-        .par_iter_mut()
-        .zip(flags[..n].par_iter_mut())
-        .enumerate()
-        .for_each(|(i, (c, f))| {
-            let (_, class) = F::key_class(data_u, i);
-            let q = quantize_one(data_f[i], class, &p);
-            *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
-            *f = q.is_none() as u32;
-        });
+    codes[..n].par_iter_mut().zip(flags[..n].par_iter_mut()).enumerate().for_each(|(i, (c, f))| {
+        let (_, class) = F::key_class(data_u, i);
+        let q = quantize_one(data_f[i], class, &p);
+        *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
+        *f = q.is_none() as u32;
+    });
     Ok(())
 }
 
@@ -89,19 +85,14 @@ pub fn quant_scatter<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Re
     let pos: &[u32] = view(b.ro[2], "quant_scatter.pos")?;
     let n = (p.n as usize).min(groups as usize * 256);
     let wt = F::WT as usize;
-    need(
-        flags.len() >= n && pos.len() >= n && data_u.len() >= n * wt,
-        "quant_scatter inputs",
-    )?;
+    need(flags.len() >= n && pos.len() >= n && data_u.len() >= n * wt, "quant_scatter inputs")?;
     let [entries, totals] = &mut b.rw[..] else {
         return Err(Error::Device("quant_scatter: bindings".into()));
     };
     let entries: &mut [u32] = view_mut(entries, "entries")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
     if n == p.n as usize && n > 0 {
-        *totals
-            .get_mut(p.chunk as usize)
-            .ok_or_else(|| Error::Device("totals".into()))? = pos[n - 1] + flags[n - 1];
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? = pos[n - 1] + flags[n - 1];
     }
     for i in 0..n {
         if flags[i] == 0 {
@@ -125,18 +116,12 @@ pub fn quant_decode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     let out: &mut [u32] = view_mut(b.rw[0], "quant_decode.out")?;
     let n = (p.n as usize).min(groups as usize * 256);
     let wt = F::WT as usize;
-    need(
-        codes.len() >= n && out.len() >= n * wt,
-        "quant_decode sizes",
-    )?;
+    need(codes.len() >= n && out.len() >= n * wt, "quant_decode sizes")?;
     let m = p.math;
-    out[..n * wt]
-        .par_chunks_mut(wt)
-        .zip(codes[..n].par_iter())
-        .for_each(|(o, &c)| {
-            let x = mulr(F::from_i32(decode_code(c, p.zigzag == 1)), m.step, m.one);
-            o.copy_from_slice(&x.words()[..wt]);
-        });
+    out[..n * wt].par_chunks_mut(wt).zip(codes[..n].par_iter()).for_each(|(o, &c)| {
+        let x = mulr(F::from_i32(decode_code(c, p.zigzag == 1)), m.step, m.one);
+        o.copy_from_slice(&x.words()[..wt]);
+    });
     Ok(())
 }
 
@@ -150,12 +135,8 @@ pub fn quant_patch<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     need(entries.len() >= count * 2 * wt, "quant_patch entries")?;
     for j in 0..count {
         let idx = entries[j * 2 * wt].wrapping_sub(p.base) as usize;
-        need(
-            idx * wt + wt <= out.len(),
-            "quant_patch index outside the window",
-        )?;
-        out[idx * wt..idx * wt + wt]
-            .copy_from_slice(&entries[j * 2 * wt + wt..j * 2 * wt + 2 * wt]);
+        need(idx * wt + wt <= out.len(), "quant_patch index outside the window")?;
+        out[idx * wt..idx * wt + wt].copy_from_slice(&entries[j * 2 * wt + wt..j * 2 * wt + 2 * wt]);
     }
     Ok(())
 }

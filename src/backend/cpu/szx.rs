@@ -16,9 +16,7 @@ pub const BT_RAW: u32 = 2;
 pub const RANGE_PER_GROUP: usize = 256 * 16;
 
 /// The float types SZx handles, with the constants of shaders/common/szx_types.wgsl.
-pub trait SzxFloat:
-    Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::Debug + 'static
-{
+pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::Debug + 'static {
     /// u32 words per value.
     const WT: u32;
     /// Widest code in bits.
@@ -472,12 +470,7 @@ fn need(ok: bool, what: &str) -> Result<()> {
 }
 
 /// The classification of one block: (info, ref, cost).
-pub fn classify_block<F: SzxFloat>(
-    p: &SzxP<F>,
-    data_u: &[u32],
-    data_f: &[F],
-    b: u32,
-) -> (u32, F, u32) {
+pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b: u32) -> (u32, F, u32) {
     let start = (b * p.block_size) as usize;
     let len = block_len(p, b);
     let end = start + len as usize;
@@ -509,11 +502,7 @@ pub fn classify_block<F: SzxFloat>(
             }
         } else {
             let d = subr(mx, mn);
-            let half = if d < p.tiny {
-                F::ZERO
-            } else {
-                mulr(d, F::HALF, p.one)
-            };
+            let half = if d < p.tiny { F::ZERO } else { mulr(d, F::HALF, p.one) };
             let mid = addr(mn, half);
             let qmaxf = quant(mx, mn, p);
             let mut qok = qmaxf < p.two_maxw;
@@ -567,24 +556,15 @@ pub fn szx_classify<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     let data_u: &[u32] = view(b.ro[0], "szx_classify.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[1], "szx_classify.data_f")?;
     let nb = p.nblocks.min(groups) as usize;
-    need(
-        data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64,
-        "classify sizes",
-    )?;
-    let res: Vec<(u32, F, u32)> = (0..nb as u32)
-        .into_par_iter()
-        .map(|blk| classify_block(&p, data_u, data_f, blk))
-        .collect();
+    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "classify sizes")?;
+    let res: Vec<(u32, F, u32)> = (0..nb as u32).into_par_iter().map(|blk| classify_block(&p, data_u, data_f, blk)).collect();
     let [info, refs, cost] = &mut b.rw[..] else {
         return Err(Error::Device("szx_classify: bindings".into()));
     };
     let info: &mut [u32] = view_mut(info, "info")?;
     let refs: &mut [F] = view_mut(&mut refs[..], "refs")?;
     let cost: &mut [u32] = view_mut(cost, "cost")?;
-    need(
-        info.len() >= nb && refs.len() >= nb && cost.len() >= nb,
-        "classify outputs",
-    )?;
+    need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb, "classify outputs")?;
     for (i, (a, r, c)) in res.into_iter().enumerate() {
         info[i] = a;
         refs[i] = r;
@@ -594,16 +574,7 @@ pub fn szx_classify<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
 }
 
 /// Payload words of one block (the pack kernel's work for block `b`).
-fn pack_block<F: SzxFloat>(
-    p: &SzxP<F>,
-    data_u: &[u32],
-    data_f: &[F],
-    inf: u32,
-    refw: &[u32],
-    r: F,
-    b: u32,
-    out: &mut [u32],
-) {
+fn pack_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, refw: &[u32], r: F, b: u32, out: &mut [u32]) {
     let start = (b * p.block_size) as usize;
     let len = block_len(p, b) as usize;
     let typ = inf & 0xff;
@@ -618,11 +589,7 @@ fn pack_block<F: SzxFloat>(
         return;
     }
     let qlim = width_limit(w);
-    super::bitpack::pack_codes(
-        (0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0),
-        w,
-        &mut out[wt..],
-    );
+    super::bitpack::pack_codes((0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0), w, &mut out[wt..]);
 }
 
 /// Twin of `szx_pack`.
@@ -635,10 +602,7 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
     let refs_f: &[F] = view_trunc(b.ro[4], "szx_pack.refs_f")?;
     let offsets: &[u32] = view(b.ro[5], "szx_pack.offsets")?;
     let nb = p.nblocks.min(groups) as usize;
-    need(
-        info.len() >= nb && offsets.len() >= nb && refs_f.len() >= nb,
-        "pack inputs",
-    )?;
+    need(info.len() >= nb && offsets.len() >= nb && refs_f.len() >= nb, "pack inputs")?;
     let [meta, payload, totals] = &mut b.rw[..] else {
         return Err(Error::Device("szx_pack: bindings".into()));
     };
@@ -650,15 +614,11 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
         if blk + 1 < p.nblocks as usize {
             m |= (info[blk + 1] & 0xffff) << 16;
         }
-        *meta
-            .get_mut(blk / 2)
-            .ok_or_else(|| Error::Device("meta window too small".into()))? = m;
+        *meta.get_mut(blk / 2).ok_or_else(|| Error::Device("meta window too small".into()))? = m;
     }
     if nb == p.nblocks as usize && nb > 0 {
         let last = nb - 1;
-        *totals
-            .get_mut(p.chunk as usize)
-            .ok_or_else(|| Error::Device("totals too small".into()))? =
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? =
             offsets[last] + block_cost::<F>(info[last], block_len(&p, last as u32));
     }
     // carve the payload into each block's disjoint window, then fill them in parallel
@@ -668,10 +628,7 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
     for blk in 0..nb {
         let off = offsets[blk] as usize;
         let c = block_cost::<F>(info[blk], block_len(&p, blk as u32)) as usize;
-        need(
-            off >= consumed && off + c <= consumed + rest.len(),
-            "pack offsets not monotone or out of range",
-        )?;
+        need(off >= consumed && off + c <= consumed + rest.len(), "pack offsets not monotone or out of range")?;
         let tail = std::mem::take(&mut rest);
         let (_, tail) = tail.split_at_mut(off - consumed);
         let (mine, tail) = tail.split_at_mut(c);
@@ -681,16 +638,7 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
     }
     let wt = F::WT as usize;
     jobs.into_par_iter().for_each(|(blk, out)| {
-        pack_block(
-            &p,
-            data_u,
-            data_f,
-            info[blk],
-            &refs_u[blk * wt..blk * wt + wt],
-            refs_f[blk],
-            blk as u32,
-            out,
-        );
+        pack_block(&p, data_u, data_f, info[blk], &refs_u[blk * wt..blk * wt + wt], refs_f[blk], blk as u32, out);
     });
     Ok(())
 }
@@ -720,41 +668,34 @@ pub fn szx_unpack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
     let nb = p.nblocks.min(groups) as usize;
     let wt = F::WT as usize;
     let bs = p.block_size as usize;
-    need(
-        meta.len() * 2 >= nb && offsets.len() >= nb && out.len() >= p.n as usize * wt,
-        "unpack sizes",
-    )?;
+    need(meta.len() * 2 >= nb && offsets.len() >= nb && out.len() >= p.n as usize * wt, "unpack sizes")?;
     let out = &mut out[..p.n as usize * wt];
-    out.par_chunks_mut(bs * wt)
-        .enumerate()
-        .take(nb)
-        .try_for_each(|(blk, o)| -> Result<()> {
-            let len = block_len(&p, blk as u32) as usize;
-            let inf = (meta[blk / 2] >> ((blk & 1) * 16)) & 0xffff;
-            let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
-            let off = (p.word_base + offsets[blk]) as usize;
-            let cost = block_cost::<F>(inf, len as u32) as usize;
-            need(off + cost <= pay.len(), "payload window too small")?;
-            match typ {
-                BT_RAW => o[..len * wt].copy_from_slice(&pay[off..off + len * wt]),
-                BT_CONST => {
-                    for v in o.chunks_exact_mut(wt).take(len) {
-                        v.copy_from_slice(&pay[off..off + wt]);
-                    }
-                }
-                _ => {
-                    let r: F =
-                        bytemuck::pod_read_unaligned(bytemuck::cast_slice(&pay[off..off + wt]));
-                    let base = off + wt;
-                    for (i, v) in o.chunks_exact_mut(wt).take(len).enumerate() {
-                        let code = super::bitpack::extract_code(pay, base, i, w);
-                        let x = dequant(code, r, &p);
-                        v.copy_from_slice(&x.words()[..wt]);
-                    }
+    out.par_chunks_mut(bs * wt).enumerate().take(nb).try_for_each(|(blk, o)| -> Result<()> {
+        let len = block_len(&p, blk as u32) as usize;
+        let inf = (meta[blk / 2] >> ((blk & 1) * 16)) & 0xffff;
+        let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
+        let off = (p.word_base + offsets[blk]) as usize;
+        let cost = block_cost::<F>(inf, len as u32) as usize;
+        need(off + cost <= pay.len(), "payload window too small")?;
+        match typ {
+            BT_RAW => o[..len * wt].copy_from_slice(&pay[off..off + len * wt]),
+            BT_CONST => {
+                for v in o.chunks_exact_mut(wt).take(len) {
+                    v.copy_from_slice(&pay[off..off + wt]);
                 }
             }
-            Ok(())
-        })
+            _ => {
+                let r: F = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&pay[off..off + wt]));
+                let base = off + wt;
+                for (i, v) in o.chunks_exact_mut(wt).take(len).enumerate() {
+                    let code = super::bitpack::extract_code(pay, base, i, w);
+                    let x = dequant(code, r, &p);
+                    v.copy_from_slice(&x.words()[..wt]);
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Twin of `szx_range_partial`.
@@ -766,22 +707,18 @@ pub fn szx_range_partial<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -
     let np = p.nparts.min(groups) as usize;
     let wt = F::WT as usize;
     need(parts.len() >= np * 2 * wt, "range parts")?;
-    parts
-        .par_chunks_mut(2 * wt)
-        .take(np)
-        .enumerate()
-        .for_each(|(pi, out)| {
-            let (mut mn, mut mx) = (F::KEY_MAX, F::KEY_MIN);
-            for i in (pi * RANGE_PER_GROUP).min(n)..((pi + 1) * RANGE_PER_GROUP).min(n) {
-                let (k, c) = F::key_class(data_u, i);
-                if c != 2 {
-                    mn = mn.min(k);
-                    mx = mx.max(k);
-                }
+    parts.par_chunks_mut(2 * wt).take(np).enumerate().for_each(|(pi, out)| {
+        let (mut mn, mut mx) = (F::KEY_MAX, F::KEY_MIN);
+        for i in (pi * RANGE_PER_GROUP).min(n)..((pi + 1) * RANGE_PER_GROUP).min(n) {
+            let (k, c) = F::key_class(data_u, i);
+            if c != 2 {
+                mn = mn.min(k);
+                mx = mx.max(k);
             }
-            out[..wt].copy_from_slice(&F::key_words(mn)[..wt]);
-            out[wt..].copy_from_slice(&F::key_words(mx)[..wt]);
-        });
+        }
+        out[..wt].copy_from_slice(&F::key_words(mn)[..wt]);
+        out[wt..].copy_from_slice(&F::key_words(mx)[..wt]);
+    });
     Ok(())
 }
 
@@ -791,10 +728,7 @@ pub fn szx_range_final<F: SzxFloat>(p: &[u8], b: &mut Bindings, _groups: u32) ->
     let parts: &[u32] = view(b.ro[0], "szx_range_final.parts")?;
     let result: &mut [u32] = view_mut(b.rw[0], "szx_range_final.result")?;
     let wt = F::WT as usize;
-    need(
-        parts.len() >= p.nparts as usize * 2 * wt && result.len() >= 2 * wt,
-        "range final sizes",
-    )?;
+    need(parts.len() >= p.nparts as usize * 2 * wt && result.len() >= 2 * wt, "range final sizes")?;
     let (mut mn, mut mx) = (F::KEY_MAX, F::KEY_MIN);
     for pi in 0..p.nparts as usize {
         let s = &parts[pi * 2 * wt..];

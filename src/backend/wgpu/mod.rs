@@ -92,10 +92,7 @@ pub fn list_adapters() -> Vec<String> {
         .iter()
         .map(|a| {
             let i = a.get_info();
-            format!(
-                "{} | {:?} | {:?} | {} {}",
-                i.name, i.backend, i.device_type, i.driver, i.driver_info
-            )
+            format!("{} | {:?} | {:?} | {} {}", i.name, i.backend, i.device_type, i.driver, i.driver_info)
         })
         .collect()
 }
@@ -108,22 +105,11 @@ impl WgpuBackend {
         let backends = desc.backends;
         let instance = wgpu::Instance::new(desc);
         let adapters = pollster::block_on(instance.enumerate_adapters(backends));
-        let wanted = opts
-            .adapter
-            .clone()
-            .or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok())
-            .map(|s| s.to_lowercase());
-        let names: Vec<String> = adapters
-            .iter()
-            .map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend))
-            .collect();
+        let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
+        let names: Vec<String> = adapters.iter().map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend)).collect();
         let mut candidates: Vec<wgpu::Adapter> = adapters
             .into_iter()
-            .filter(|a| {
-                wanted
-                    .as_ref()
-                    .is_none_or(|w| a.get_info().name.to_lowercase().contains(w.as_str()))
-            })
+            .filter(|a| wanted.as_ref().is_none_or(|w| a.get_info().name.to_lowercase().contains(w.as_str())))
             .collect();
         candidates.sort_by_key(|a| rank(&a.get_info()));
         let adapter = candidates.into_iter().next().ok_or_else(|| {
@@ -136,11 +122,8 @@ impl WgpuBackend {
         })?;
         let ainfo = adapter.get_info();
         let af = adapter.features();
-        let disable = std::env::var("FZWGPU_DISABLE")
-            .unwrap_or_default()
-            .to_lowercase();
-        let mut wanted_features =
-            wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+        let disable = std::env::var("FZWGPU_DISABLE").unwrap_or_default().to_lowercase();
+        let mut wanted_features = wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
         if opts.no_f64 || disable.contains("f64") {
             wanted_features.remove(wgpu::Features::SHADER_F64);
         }
@@ -170,22 +153,15 @@ impl WgpuBackend {
         }));
         let dl = device.limits();
         let ts = if features.contains(wgpu::Features::TIMESTAMP_QUERY) {
-            let set = device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("fzwgpu.ts"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            });
+            let set =
+                device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("fzwgpu.ts"), ty: wgpu::QueryType::Timestamp, count: 2 });
             let resolve = device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("fzwgpu.ts.resolve"),
                 size: 16,
                 usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             });
-            Some(Timestamps {
-                set,
-                resolve,
-                period_ns: queue.get_timestamp_period(),
-            })
+            Some(Timestamps { set, resolve, period_ns: queue.get_timestamp_period() })
         } else {
             None
         };
@@ -198,9 +174,7 @@ impl WgpuBackend {
             kind: BackendKind::Wgpu,
             adapter: ainfo.name.clone(),
             api: format!("{:?}", ainfo.backend),
-            driver: format!("{} {}", ainfo.driver, ainfo.driver_info)
-                .trim()
-                .to_string(),
+            driver: format!("{} {}", ainfo.driver, ainfo.driver_info).trim().to_string(),
             shader_f64: features.contains(wgpu::Features::SHADER_F64),
             subgroups: sg_ok,
             timestamps: ts.is_some(),
@@ -214,12 +188,7 @@ impl WgpuBackend {
             device,
             queue,
             pipes: Mutex::new(HashMap::new()),
-            slab: Mutex::new(Slab {
-                bufs: Vec::new(),
-                free_ids: Vec::new(),
-                pool: Vec::new(),
-                pool_bytes: 0,
-            }),
+            slab: Mutex::new(Slab { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0 }),
             params: Mutex::new(None),
             staging: Mutex::new(None),
             ts,
@@ -232,10 +201,7 @@ impl WgpuBackend {
 
     fn check_alive(&self) -> Result<()> {
         if self.lost.load(Ordering::SeqCst) {
-            return Err(Error::Device(format!(
-                "device lost ({})",
-                self.info.adapter
-            )));
+            return Err(Error::Device(format!("device lost ({})", self.info.adapter)));
         }
         if let Some(e) = self.uncaptured.lock().ok().and_then(|mut g| g.take()) {
             return Err(Error::Device(e));
@@ -244,23 +210,13 @@ impl WgpuBackend {
     }
 
     fn pipe(&self, kernel: Kernel, f64: bool) -> Result<Arc<Pipe>> {
-        let variant = Variant {
-            f64: f64 && kernel.has_f64(),
-            subgroup: self.use_subgroups && kernel.has_subgroup(),
-        };
-        let mut pipes = self
-            .pipes
-            .lock()
-            .map_err(|_| Error::Device("pipeline cache poisoned".into()))?;
+        let variant = Variant { f64: f64 && kernel.has_f64(), subgroup: self.use_subgroups && kernel.has_subgroup() };
+        let mut pipes = self.pipes.lock().map_err(|_| Error::Device("pipeline cache poisoned".into()))?;
         if let Some(p) = pipes.get(&(kernel, variant)) {
             return Ok(p.clone());
         }
         if variant.f64 && kernel.f64_arith() && !self.info.shader_f64 {
-            return Err(Error::Unsupported(format!(
-                "{} needs SHADER_F64, which {} lacks",
-                kernel.name(),
-                self.info.adapter
-            )));
+            return Err(Error::Unsupported(format!("{} needs SHADER_F64, which {} lacks", kernel.name(), self.info.adapter)));
         }
         let refl = kernels::reflect(kernel, variant)?;
         let src = kernels::source(kernel, variant)?;
@@ -275,9 +231,7 @@ impl WgpuBackend {
                     ty: match k {
                         BindKind::Uniform => wgpu::BufferBindingType::Uniform,
                         BindKind::ReadOnly => wgpu::BufferBindingType::Storage { read_only: true },
-                        BindKind::ReadWrite => {
-                            wgpu::BufferBindingType::Storage { read_only: false }
-                        }
+                        BindKind::ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
                     },
                     has_dynamic_offset: false,
                     min_binding_size: None,
@@ -286,55 +240,35 @@ impl WgpuBackend {
             })
             .collect();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(kernel.name()),
-                entries: &entries,
-            });
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(kernel.name()),
-                source: wgpu::ShaderSource::Wgsl(src.into()),
-            });
-        let pl = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(kernel.name()),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(kernel.name()),
-                layout: Some(&pl),
-                module: &module,
-                entry_point: Some(kernel.name()),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(format!(
-                "building pipeline {}: {e}",
-                kernel.name()
-            )));
-        }
-        let p = Arc::new(Pipe {
-            pipeline,
-            layout,
-            uniform_size: refl.params_size as u64,
+        let layout =
+            self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(kernel.name()), entries: &entries });
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(kernel.name()),
+            source: wgpu::ShaderSource::Wgsl(src.into()),
         });
+        let pl = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(kernel.name()),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(kernel.name()),
+            layout: Some(&pl),
+            module: &module,
+            entry_point: Some(kernel.name()),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(format!("building pipeline {}: {e}", kernel.name())));
+        }
+        let p = Arc::new(Pipe { pipeline, layout, uniform_size: refl.params_size as u64 });
         pipes.insert((kernel, variant), p.clone());
         Ok(p)
     }
 
     fn get_buf(&self, id: BufId) -> Result<wgpu::Buffer> {
-        let slab = self
-            .slab
-            .lock()
-            .map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         slab.bufs
             .get(id.0 as usize)
             .and_then(|b| b.as_ref())
@@ -344,10 +278,7 @@ impl WgpuBackend {
 
     fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
         self.device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(idx),
-                timeout: Some(POLL_TIMEOUT),
-            })
+            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(POLL_TIMEOUT) })
             .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
         self.check_alive()
     }
@@ -360,9 +291,7 @@ impl WgpuBackend {
         usage: wgpu::BufferUsages,
         label: &str,
     ) -> Result<wgpu::Buffer> {
-        let mut g = slot
-            .lock()
-            .map_err(|_| Error::Device("scratch poisoned".into()))?;
+        let mut g = slot.lock().map_err(|_| Error::Device("scratch poisoned".into()))?;
         if let Some((cap, b)) = g.as_ref() {
             if *cap >= size {
                 return Ok(b.clone());
@@ -376,32 +305,18 @@ impl WgpuBackend {
 
     fn alloc_raw(&self, size: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
         if size > self.info.max_buffer_bytes {
-            return Err(Error::TooLarge {
-                what: format!("buffer {label}"),
-                actual: size,
-                limit: self.info.max_buffer_bytes,
-            });
+            return Err(Error::TooLarge { what: format!("buffer {label}"), actual: size, limit: self.info.max_buffer_bytes });
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let b = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage,
-            mapped_at_creation: false,
-        });
+        let b = self.device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(Error::OutOfMemory(format!("{size} bytes for {label}: {e}")));
         }
         Ok(b)
     }
 
-    fn read_into(
-        &self,
-        slices: &[BufSlice],
-        encoder: Option<wgpu::CommandEncoder>,
-    ) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
-        let mut enc =
-            encoder.unwrap_or_else(|| self.device.create_command_encoder(&Default::default()));
+    fn read_into(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
+        let mut enc = encoder.unwrap_or_else(|| self.device.create_command_encoder(&Default::default()));
         let mut total = 0u64;
         let mut placed = Vec::with_capacity(slices.len());
         for s in slices {
@@ -410,12 +325,8 @@ impl WgpuBackend {
         }
         let ts_bytes = if self.ts.is_some() { 16 } else { 0 };
         let need = total + ts_bytes;
-        let staging = self.scratch(
-            &self.staging,
-            need.max(16),
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            "fzwgpu.staging",
-        )?;
+        let staging =
+            self.scratch(&self.staging, need.max(16), wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.staging")?;
         for (s, at) in slices.iter().zip(&placed) {
             if s.size > 0 {
                 let b = self.get_buf(s.buf)?;
@@ -441,18 +352,11 @@ impl WgpuBackend {
             .map_err(|_| Error::Device("buffer map callback never arrived".into()))?
             .map_err(|e| Error::Device(format!("map_async: {e}")))?;
         let out = {
-            let view = slice
-                .get_mapped_range()
-                .map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
+            let view = slice.get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
             let v: &[u8] = &view;
-            let data: Vec<Vec<u8>> = slices
-                .iter()
-                .zip(&placed)
-                .map(|(s, at)| v[*at as usize..(*at + s.size) as usize].to_vec())
-                .collect();
+            let data: Vec<Vec<u8>> = slices.iter().zip(&placed).map(|(s, at)| v[*at as usize..(*at + s.size) as usize].to_vec()).collect();
             let t = if self.ts.is_some() {
-                let t: [u64; 2] =
-                    bytemuck::pod_read_unaligned(&v[total as usize..total as usize + 16]);
+                let t: [u64; 2] = bytemuck::pod_read_unaligned(&v[total as usize..total as usize + 16]);
                 Some(t)
             } else {
                 None
@@ -479,10 +383,7 @@ impl Backend for WgpuBackend {
         let p = bytes.next_power_of_two();
         let step = (p / 8).max(256);
         let cap = bytes.next_multiple_of(step);
-        let mut slab = self
-            .slab
-            .lock()
-            .map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         let buf = match slab.pool.iter().position(|(c, _)| *c == cap) {
             Some(i) => {
                 let (_, b) = slab.pool.swap_remove(i);
@@ -493,15 +394,10 @@ impl Backend for WgpuBackend {
                 drop(slab);
                 let b = self.alloc_raw(
                     cap,
-                    wgpu::BufferUsages::STORAGE
-                        | wgpu::BufferUsages::COPY_DST
-                        | wgpu::BufferUsages::COPY_SRC,
+                    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                     "fzwgpu.buffer",
                 )?;
-                slab = self
-                    .slab
-                    .lock()
-                    .map_err(|_| Error::Device("buffer table poisoned".into()))?;
+                slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
                 b
             }
         };
@@ -534,10 +430,7 @@ impl Backend for WgpuBackend {
     }
 
     fn buffer_size(&self, id: BufId) -> Result<u64> {
-        let slab = self
-            .slab
-            .lock()
-            .map_err(|_| Error::Device("buffer table poisoned".into()))?;
+        let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         slab.bufs
             .get(id.0 as usize)
             .and_then(|b| b.as_ref())
@@ -547,15 +440,9 @@ impl Backend for WgpuBackend {
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
         let b = self.get_buf(id)?;
-        let end = offset
-            .checked_add(data.len() as u64)
-            .ok_or_else(|| Error::Device("write overflow".into()))?;
+        let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
         if end > b.size() || offset % 4 != 0 {
-            return Err(Error::Device(format!(
-                "write of {} bytes at {offset} outside buffer of {}",
-                data.len(),
-                b.size()
-            )));
+            return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
         }
         // write in pieces so the queue's staging stays bounded
         const PIECE: usize = 64 << 20;
@@ -579,16 +466,9 @@ impl Backend for WgpuBackend {
     fn submit(&self, rec: &Recording) -> Result<Submission> {
         self.check_alive()?;
         validate_recording(self, rec)?;
-        let _q = self
-            .queue_lock
-            .lock()
-            .map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         // params of every dispatch in one uniform buffer, 256 bytes apart
-        let ndisp = rec
-            .commands
-            .iter()
-            .filter(|c| matches!(c, Command::Dispatch { .. }))
-            .count() as u64;
+        let ndisp = rec.commands.iter().filter(|c| matches!(c, Command::Dispatch { .. })).count() as u64;
         let params_buf = if ndisp > 0 {
             let pb = self.scratch(
                 &self.params,
@@ -600,8 +480,7 @@ impl Backend for WgpuBackend {
             let mut i = 0;
             for c in &rec.commands {
                 if let Command::Dispatch { params, .. } = c {
-                    bytes[i * PARAMS_STRIDE as usize..i * PARAMS_STRIDE as usize + params.len()]
-                        .copy_from_slice(params);
+                    bytes[i * PARAMS_STRIDE as usize..i * PARAMS_STRIDE as usize + params.len()].copy_from_slice(params);
                     i += 1;
                 }
             }
@@ -610,20 +489,10 @@ impl Backend for WgpuBackend {
         } else {
             None
         };
-        let mut enc = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("fzwgpu"),
-            });
+        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu") });
         // group consecutive dispatches into compute passes
-        let first_dispatch = rec
-            .commands
-            .iter()
-            .position(|c| matches!(c, Command::Dispatch { .. }));
-        let last_dispatch = rec
-            .commands
-            .iter()
-            .rposition(|c| matches!(c, Command::Dispatch { .. }));
+        let first_dispatch = rec.commands.iter().position(|c| matches!(c, Command::Dispatch { .. }));
+        let last_dispatch = rec.commands.iter().rposition(|c| matches!(c, Command::Dispatch { .. }));
         let mut di = 0u64;
         let mut i = 0;
         let cmds = &rec.commands;
@@ -638,33 +507,16 @@ impl Backend for WgpuBackend {
                     let tw = self.ts.as_ref().map(|ts| wgpu::ComputePassTimestampWrites {
                         query_set: &ts.set,
                         beginning_of_pass_write_index: (Some(start) == first_dispatch).then_some(0),
-                        end_of_pass_write_index: (last_dispatch
-                            .is_some_and(|l| l < i && l >= start))
-                        .then_some(1),
+                        end_of_pass_write_index: (last_dispatch.is_some_and(|l| l < i && l >= start)).then_some(1),
                     });
-                    let tw = tw.filter(|t| {
-                        t.beginning_of_pass_write_index.is_some()
-                            || t.end_of_pass_write_index.is_some()
-                    });
-                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: None,
-                        timestamp_writes: tw,
-                    });
+                    let tw = tw.filter(|t| t.beginning_of_pass_write_index.is_some() || t.end_of_pass_write_index.is_some());
+                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: tw });
                     for c in &cmds[start..i] {
-                        let Command::Dispatch {
-                            kernel,
-                            f64,
-                            bindings,
-                            groups,
-                            ..
-                        } = c
-                        else {
+                        let Command::Dispatch { kernel, f64, bindings, groups, .. } = c else {
                             continue;
                         };
                         let pipe = self.pipe(*kernel, *f64)?;
-                        let pb = params_buf
-                            .as_ref()
-                            .ok_or_else(|| Error::Device("params buffer missing".into()))?;
+                        let pb = params_buf.as_ref().ok_or_else(|| Error::Device("params buffer missing".into()))?;
                         let mut bufs = Vec::with_capacity(bindings.len());
                         for s in bindings {
                             bufs.push(self.get_buf(s.buf)?);
@@ -716,18 +568,12 @@ impl Backend for WgpuBackend {
             return Err(Error::Device(format!("recording rejected: {e}")));
         }
         let (readbacks, secs) = self.read_into(&rec.readbacks, Some(enc))?;
-        Ok(Submission {
-            readbacks,
-            kernel_seconds: if first_dispatch.is_some() { secs } else { None },
-        })
+        Ok(Submission { readbacks, kernel_seconds: if first_dispatch.is_some() { secs } else { None } })
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
         self.check_alive()?;
-        let _q = self
-            .queue_lock
-            .lock()
-            .map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         // large reads go in pieces so the staging buffer stays bounded
         const PIECE: u64 = 256 << 20;
         let mut out = Vec::with_capacity(slices.len());
@@ -739,8 +585,7 @@ impl Backend for WgpuBackend {
                 if len == 0 {
                     break;
                 }
-                let (mut parts, _) =
-                    self.read_into(&[BufSlice::new(s.buf, s.offset + off, len)], None)?;
+                let (mut parts, _) = self.read_into(&[BufSlice::new(s.buf, s.offset + off, len)], None)?;
                 v.append(&mut parts[0]);
                 off += len;
             }

@@ -1,0 +1,127 @@
+//! Twins of shaders/lorenzo/*.wgsl.
+
+use super::{params, view, view_mut, Bindings};
+use crate::error::{Error, Result};
+use crate::kernels::params::LorenzoParams;
+use rayon::prelude::*;
+
+fn need(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Device(format!("cpu twin: {what}")))
+    }
+}
+
+fn tile_index(p: &LorenzoParams, x: u32, y: u32, z: u32) -> u32 {
+    ((z / p.tz) * p.nty + (y / p.ty)) * p.ntx + (x / p.tx)
+}
+
+/// The Lorenzo residual of element i (twin of lorenzo_forward's per-element work).
+pub fn residual(p: &LorenzoParams, codes: &[u32], i: u32) -> u32 {
+    let (x, y, z) = (i % p.nx, (i / p.nx) % p.ny, i / (p.nx * p.ny));
+    let (x0, y0, z0) = (x - x % p.tx, y - y % p.ty, z - z % p.tz);
+    let mu = if p.centering == 1 { codes[((z0 * p.ny + y0) * p.nx + x0) as usize] } else { 0 };
+    let nb = |dx: u32, dy: u32, dz: u32| -> u32 {
+        if x < x0 + dx || y < y0 + dy || z < z0 + dz {
+            0
+        } else {
+            codes[(((z - dz) * p.ny + (y - dy)) * p.nx + (x - dx)) as usize].wrapping_sub(mu)
+        }
+    };
+    nb(0, 0, 0)
+        .wrapping_sub(nb(1, 0, 0))
+        .wrapping_sub(nb(0, 1, 0))
+        .wrapping_sub(nb(0, 0, 1))
+        .wrapping_add(nb(1, 1, 0))
+        .wrapping_add(nb(1, 0, 1))
+        .wrapping_add(nb(0, 1, 1))
+        .wrapping_sub(nb(1, 1, 1))
+}
+
+/// Twin of `lorenzo_forward`.
+pub fn lorenzo_forward(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p: LorenzoParams = params(pb)?;
+    let codes: &[u32] = view(b.ro[0], "lorenzo_forward.codes")?;
+    let n = (p.nx * p.ny * p.nz) as usize;
+    let n = n.min(groups as usize * 256);
+    need(codes.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_forward codes")?;
+    let [res, means] = &mut b.rw[..] else { return Err(Error::Device("lorenzo_forward: bindings".into())) };
+    let res: &mut [u32] = view_mut(res, "residuals")?;
+    let means: &mut [u32] = view_mut(means, "means")?;
+    need(res.len() >= n, "lorenzo_forward residuals")?;
+    res[..n].par_iter_mut().enumerate().for_each(|(i, r)| *r = residual(&p, codes, i as u32));
+    if p.centering == 1 {
+        for tz in 0..p.ntz {
+            for ty in 0..p.nty {
+                for tx in 0..p.ntx {
+                    let (x, y, z) = (tx * p.tx, ty * p.ty, tz * p.tz);
+                    let i = ((z * p.ny + y) * p.nx + x) as usize;
+                    if i < n {
+                        let t = tile_index(&p, x, y, z) as usize;
+                        *means.get_mut(t).ok_or_else(|| Error::Device("means window".into()))? = codes[i];
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Twin of `lorenzo_scan_x`.
+pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p: LorenzoParams = params(pb)?;
+    let means: &[u32] = view(b.ro[0], "lorenzo_scan_x.means")?;
+    let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_x.values")?;
+    let lines = p.nlines.min(groups);
+    need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_x values")?;
+    let rows: Vec<&mut [u32]> = values[..(p.nx * p.ny * p.nz) as usize].chunks_mut(p.nx as usize).collect();
+    rows.into_par_iter().enumerate().try_for_each(|(row, r)| -> Result<()> {
+        let (y, z) = (row as u32 % p.ny, row as u32 / p.ny);
+        for sx in 0..p.ntx {
+            if row as u32 * p.ntx + sx >= lines {
+                continue;
+            }
+            let x0 = sx * p.tx;
+            let seg = &mut r[x0 as usize..(x0 + p.tx).min(p.nx) as usize];
+            if p.centering == 1 && y % p.ty == 0 && z % p.tz == 0 {
+                let m = *means.get(tile_index(&p, x0, y, z) as usize).ok_or_else(|| Error::Device("means window".into()))?;
+                seg[0] = seg[0].wrapping_add(m);
+            }
+            let mut acc = 0u32;
+            for v in seg.iter_mut() {
+                acc = acc.wrapping_add(*v);
+                *v = acc;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Twin of `lorenzo_scan_axis`.
+pub fn lorenzo_scan_axis(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p: LorenzoParams = params(pb)?;
+    let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_axis.values")?;
+    need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_axis values")?;
+    let lines = p.nlines.min(groups.saturating_mul(256));
+    for l in 0..lines {
+        let x = l % p.nx;
+        let (start, stride, len) = if p.axis == 1 {
+            let ty_i = (l / p.nx) % p.nty;
+            let z = l / (p.nx * p.nty);
+            let y0 = ty_i * p.ty;
+            ((z * p.ny + y0) * p.nx + x, p.nx, p.ty.min(p.ny - y0))
+        } else {
+            let y = (l / p.nx) % p.ny;
+            let z0 = (l / (p.nx * p.ny)) * p.tz;
+            ((z0 * p.ny + y) * p.nx + x, p.nx * p.ny, p.tz.min(p.nz - z0))
+        };
+        let mut acc = 0u32;
+        for k in 0..len {
+            let i = (start + k * stride) as usize;
+            acc = acc.wrapping_add(values[i]);
+            values[i] = acc;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,283 @@
+//! The AdaptiveBitpack stage (StageType 7, BITPACK): per block of `block_size` codes,
+//! a fixed width from the block's largest code (int32 input is zigzag-mapped so the
+//! sign costs one bit), a rate-0 escape for all-zero blocks (width 0, no payload), and
+//! payload offsets from the device scan. Output buffer:
+//!
+//! ```text
+//! [ meta: u8 width per block ][ zero pad to 8 bytes ][ payload words at scanned offsets ]
+//! ```
+
+use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
+use crate::backend::cpu::bitpack::block_words;
+use crate::error::{Error, Result};
+use crate::kernels::params::BitpackParams;
+use crate::kernels::scan::record_exclusive_scan;
+use crate::kernels::{workgroup_size, Kernel};
+use crate::pipeline::config::Keys;
+use crate::recording::{BufSlice, Recorder};
+use crate::types::DataType;
+use std::sync::Arc;
+
+const CONFIG_VERSION: u8 = 1;
+const CONFIG_BYTES: usize = 24;
+/// Blocks per chunk are a multiple of this (meta windows stay 256-byte aligned).
+const CHUNK_BLOCK_ALIGN: u64 = 256;
+
+/// The AdaptiveBitpack stage.
+#[derive(Debug, Clone)]
+pub struct BitpackStage {
+    dtype: DataType,
+    block_size: u32,
+    n: Option<u64>,
+    zero_blocks: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Geo {
+    n: u64,
+    bs: u64,
+    nb: u64,
+    cb: u64,
+    nchunks: u64,
+}
+
+impl Geo {
+    fn chunk(&self, k: u64) -> (u64, u64, u64) {
+        let b0 = k * self.cb;
+        let nbk = self.cb.min(self.nb - b0);
+        (b0, nbk, (self.n - b0 * self.bs).min(nbk * self.bs))
+    }
+    fn meta_pad(&self) -> u64 {
+        self.nb.next_multiple_of(8)
+    }
+}
+
+impl BitpackStage {
+    pub fn new(dtype: DataType, block_size: u32) -> Result<Self> {
+        if !matches!(dtype, DataType::I32 | DataType::U32) {
+            return Err(Error::config(format!("AdaptiveBitpack data_type must be int32 or uint32, got {dtype}")));
+        }
+        if !(1..=4096).contains(&block_size) {
+            return Err(Error::config(format!("AdaptiveBitpack block_size must be in 1..=4096, got {block_size}")));
+        }
+        Ok(BitpackStage { dtype, block_size, n: None, zero_blocks: None })
+    }
+
+    pub fn from_toml(t: &mut Keys) -> Result<Self> {
+        let dtype = match t.str("data_type")? {
+            Some(s) => DataType::from_toml_name(&s)?,
+            None => DataType::I32,
+        };
+        let bs = t.int("block_size")?.unwrap_or(128);
+        Self::new(dtype, u32::try_from(bs).map_err(|_| Error::config(format!("AdaptiveBitpack block_size {bs} out of range")))?)
+    }
+
+    /// Fraction of all-zero (rate-0) blocks in the last run or decoded archive.
+    pub fn zero_block_fraction(&self) -> Option<f64> {
+        let (z, n) = (self.zero_blocks?, self.n?);
+        let nb = n.div_ceil(self.block_size as u64).max(1);
+        Some(z as f64 / nb as f64)
+    }
+
+    fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
+        let bs = self.block_size as u64;
+        let nb = n.div_ceil(bs);
+        let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
+        if let Some(m) = opts.max_chunk_bytes {
+            limit = limit.min(m);
+        }
+        let cb = (limit.saturating_sub(256) / (bs * 4)) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
+        if cb == 0 {
+            return Err(Error::TooLarge {
+                what: format!("minimum AdaptiveBitpack chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs})"),
+                actual: CHUNK_BLOCK_ALIGN * bs * 4 + 256,
+                limit,
+            });
+        }
+        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
+        Ok(Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) })
+    }
+
+    fn params(&self, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> BitpackParams {
+        BitpackParams {
+            n: nk as u32,
+            block_size: self.block_size,
+            nblocks: nbk as u32,
+            zigzag: (self.dtype == DataType::I32) as u32,
+            chunk: chunk as u32,
+            word_base: word_base as u32,
+            ..Default::default()
+        }
+    }
+
+    /// Per-chunk payload words and the count of zero blocks, every width checked.
+    fn scan_meta(&self, g: &Geo, meta: &[u8]) -> Result<(Vec<u64>, u64)> {
+        let mut per = vec![0u64; g.nchunks as usize];
+        let mut zeros = 0;
+        for b in 0..g.nb {
+            let w = meta[b as usize] as u32;
+            if w > 32 {
+                return Err(Error::corrupt(format!("AdaptiveBitpack block {b}: width {w}")));
+            }
+            zeros += (w == 0) as u64;
+            let len = (g.n - b * g.bs).min(g.bs) as u32;
+            per[(b / g.cb) as usize] += block_words(w, len) as u64;
+        }
+        Ok((per, zeros))
+    }
+
+    pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
+        if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[2..8] != [0; 6] {
+            return Err(Error::corrupt("AdaptiveBitpack config"));
+        }
+        let dtype = DataType::from_code(c[1])
+            .filter(|d| matches!(d, DataType::I32 | DataType::U32))
+            .ok_or_else(|| Error::corrupt("AdaptiveBitpack data type"))?;
+        let bs = u32::from_le_bytes(c[8..12].try_into().unwrap_or([0; 4]));
+        let n = u64::from_le_bytes(c[16..24].try_into().unwrap_or([0; 8]));
+        let mut s = Self::new(dtype, bs).map_err(|_| Error::corrupt("AdaptiveBitpack block size"))?;
+        if n == 0 || n > (u32::MAX as u64) * 64 {
+            return Err(Error::corrupt(format!("AdaptiveBitpack element count {n}")));
+        }
+        s.n = Some(n);
+        Ok(s)
+    }
+}
+
+impl Stage for BitpackStage {
+    fn type_id(&self) -> u16 {
+        ids::BITPACK
+    }
+    fn type_name(&self) -> &'static str {
+        "AdaptiveBitpack"
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("codes", self.dtype)]
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("packed", DataType::U8)]
+    }
+    fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
+        let n = input_bytes.first().copied().unwrap_or(0) / 4;
+        vec![n.div_ceil(self.block_size as u64).next_multiple_of(8) + n * 4]
+    }
+
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let (input, len) =
+            inputs.first().ok_or_else(|| Error::Pipeline("AdaptiveBitpack: no input".into()))?.device("AdaptiveBitpack input")?;
+        if len % 4 != 0 || len == 0 {
+            return Err(Error::Input(format!("AdaptiveBitpack: {len} bytes are not whole 32-bit codes")));
+        }
+        let n = len / 4;
+        self.n = Some(n);
+        let g = self.geometry(r, n, opts)?;
+        let meta = r.alloc(g.meta_pad())?;
+        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+        let totals = r.alloc(4 * g.nchunks)?;
+        let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
+        let widths = r.temp(4 * g.cb)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let tidx = r.readback(totals_w);
+        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let p = self.params(nk, nbk, k, 0);
+            let in_w = BufSlice::new(input.buf, input.offset + b0 * g.bs * 4, nk * 4);
+            let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+            let payload = r.alloc(nk * 4)?;
+            let pay_w = BufSlice::new(payload, 0, nk * 4);
+            let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
+            r.dispatch(Kernel::BitpackWidth, false, &p, &[in_w, w_w, c_w], nbk)?;
+            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            r.dispatch(Kernel::BitpackPack, false, &p, &[in_w, w_w, o_w, meta_w, pay_w, totals_w], nbk)?;
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
+        }
+        Ok(vec![PortData::Deferred { parts }])
+    }
+
+    fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
+        if let (Some(Some(bytes)), Some(n)) = (outputs.first(), self.n) {
+            let nb = n.div_ceil(self.block_size as u64);
+            self.zero_blocks = Some(bytes.iter().take(nb as usize).filter(|&&w| w == 0).count() as u64);
+        }
+        Ok(())
+    }
+
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
+        let (slice, len, host) = match inputs.first() {
+            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
+            _ => return Err(Error::Pipeline("AdaptiveBitpack inverse: input must be a device buffer".into())),
+        };
+        let host = match host {
+            Some(h) => h,
+            None => {
+                r.submit()?;
+                Arc::new(
+                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
+                        .to_vec(),
+                )
+            }
+        };
+        let g = self.geometry(r, n, opts)?;
+        if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));
+        }
+        let (per, zeros) = self.scan_meta(&g, &host[..g.nb as usize])?;
+        let total: u64 = per.iter().sum();
+        if g.meta_pad() + 4 * total != len {
+            return Err(Error::corrupt(format!(
+                "AdaptiveBitpack payload is {} bytes, the widths describe {}",
+                len - g.meta_pad(),
+                4 * total
+            )));
+        }
+        self.zero_blocks = Some(zeros);
+        let out = r.alloc(n * 4)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let align = r.backend.info().storage_align.max(8);
+        let per_group = workgroup_size(Kernel::BitpackMetaCost)? as u64;
+        let mut pstart = 0u64;
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let abs = slice.offset + g.meta_pad() + 4 * pstart;
+            let win = abs / align * align;
+            let p = self.params(nk, nbk, k, (abs - win) / 4);
+            let meta_w = BufSlice::new(slice.buf, slice.offset + b0, nbk.next_multiple_of(4));
+            // an all-zero chunk reads no payload; any valid window will do
+            let pay_w = if per[k as usize] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[k as usize]) };
+            let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+            r.dispatch(Kernel::BitpackMetaCost, false, &p, &[meta_w, c_w], nbk.div_ceil(per_group))?;
+            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            r.dispatch(Kernel::BitpackUnpack, false, &p, &[meta_w, o_w, pay_w, BufSlice::new(out, b0 * g.bs * 4, nk * 4)], nbk)?;
+            pstart += per[k as usize];
+        }
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, n * 4), len: n * 4, host: None }])
+    }
+
+    fn config_bytes(&self) -> Vec<u8> {
+        let mut b = vec![CONFIG_VERSION, self.dtype as u8, 0, 0, 0, 0, 0, 0];
+        b.extend_from_slice(&self.block_size.to_le_bytes());
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&self.n.unwrap_or(0).to_le_bytes());
+        b
+    }
+
+    fn describe(&self) -> Vec<(String, String)> {
+        let mut v = vec![("data_type".to_string(), self.dtype.to_string()), ("block_size".to_string(), self.block_size.to_string())];
+        if let Some(n) = self.n {
+            v.push(("elements".into(), n.to_string()));
+        }
+        v
+    }
+
+    fn run_notes(&self) -> Vec<String> {
+        self.zero_block_fraction().map(|f| vec![format!("zero_block_fraction={f:.4}")]).unwrap_or_default()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
