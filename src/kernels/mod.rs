@@ -130,7 +130,7 @@ impl Kernel {
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The
     /// range kernels only compare integer keys, so they run anywhere.
     pub fn f64_arith(self) -> bool {
-        matches!(self, Kernel::SzxClassify | Kernel::SzxPack | Kernel::SzxUnpack | Kernel::SzxMetaCost)
+        self.has_f64() && !matches!(self, Kernel::SzxRangePartial | Kernel::SzxRangeFinal)
     }
 }
 
