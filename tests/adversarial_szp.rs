@@ -13,7 +13,8 @@ fn roundtrip(preset: &str, what: &str, field: &Field, mode: ErrorMode, eb: f64) 
         let mut p = Pipeline::from_preset(preset).unwrap();
         p.override_bound(ErrorBound::new(mode, eb).unwrap()).unwrap();
         let c = p.compress(be.as_ref(), field).unwrap_or_else(|e| panic!("{preset} {what} on {name}: {e}"));
-        let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap_or_else(|e| panic!("{preset} {what} decode on {name}: {e}"));
+        let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default())
+            .unwrap_or_else(|e| panic!("{preset} {what} decode on {name}: {e}"));
         assert_eq!(d.field.dims, field.dims);
         bound = c.report.bounds[0].1;
         arch.push(c.bytes);
@@ -39,15 +40,45 @@ fn composed_presets_on_adversarial_inputs() {
             let r = roundtrip(preset, &format!("constant NOA {n}"), &f(vec![273.15; n], d1(n)), ErrorMode::Noa, 1e-3);
             assert_eq!(f32_from(&r), vec![273.15f32; n], "NOA on a constant field is exact");
         }
-        roundtrip(preset, "2-D tails", &f((0..37 * 29).map(|i| (i as f32 * 0.01).sin()).collect(), Dims::new(37, 29, 1).unwrap()), ErrorMode::Abs, 1e-3);
-        roundtrip(preset, "3-D tails", &f((0..33 * 17 * 9).map(|i| (i as f32 * 0.013).cos() * 5.0).collect(), Dims::new(33, 17, 9).unwrap()), ErrorMode::Noa, 1e-4);
+        roundtrip(
+            preset,
+            "2-D tails",
+            &f((0..37 * 29).map(|i| (i as f32 * 0.01).sin()).collect(), Dims::new(37, 29, 1).unwrap()),
+            ErrorMode::Abs,
+            1e-3,
+        );
+        roundtrip(
+            preset,
+            "3-D tails",
+            &f((0..33 * 17 * 9).map(|i| (i as f32 * 0.013).cos() * 5.0).collect(), Dims::new(33, 17, 9).unwrap()),
+            ErrorMode::Noa,
+            1e-4,
+        );
         roundtrip(preset, "ramp", &f((0..5000).map(|i| i as f32 * 1e-3).collect(), d1(5000)), ErrorMode::Abs, 5e-4);
-        roundtrip(preset, "alternating 1e30", &f((0..5000).map(|i| if i % 2 == 0 { 1e30 } else { -1e30 }).collect(), d1(5000)), ErrorMode::Noa, 1e-3);
+        roundtrip(
+            preset,
+            "alternating 1e30",
+            &f((0..5000).map(|i| if i % 2 == 0 { 1e30 } else { -1e30 }).collect(), d1(5000)),
+            ErrorMode::Noa,
+            1e-3,
+        );
         let sub: Vec<f32> = (0..3000).map(|i| f32::from_bits(1 + (i as u32 * 977) % 0x7f_ffff)).collect();
         let r = roundtrip(preset, "subnormals", &f(sub.clone(), d1(3000)), ErrorMode::Noa, 1e-3);
         assert_eq!(f32_from(&r), sub, "subnormals are stored exactly");
-        roundtrip(preset, "signed zeros", &f((0..1000).map(|i| if i % 2 == 0 { 0.0 } else { -0.0 }).collect(), d1(1000)), ErrorMode::Abs, 1e-3);
-        roundtrip(preset, "fill 1e20", &f((0..20_000).map(|i| if i % 1000 < 3 { 1e20 } else { 280.0 + (i as f32 * 0.01).sin() }).collect(), d1(20_000)), ErrorMode::Abs, 1e-2);
+        roundtrip(
+            preset,
+            "signed zeros",
+            &f((0..1000).map(|i| if i % 2 == 0 { 0.0 } else { -0.0 }).collect(), d1(1000)),
+            ErrorMode::Abs,
+            1e-3,
+        );
+        roundtrip(
+            preset,
+            "fill 1e20",
+            &f((0..20_000).map(|i| if i % 1000 < 3 { 1e20 } else { 280.0 + (i as f32 * 0.01).sin() }).collect(), d1(20_000)),
+            ErrorMode::Abs,
+            1e-2,
+        );
         // codes past 2^24: outliers, never wrap-around
         let big: Vec<f32> = (0..4000).map(|i| i as f32 * 1000.0).collect();
         let r = roundtrip(preset, "eb too small", &f(big.clone(), d1(4000)), ErrorMode::Abs, 1e-6);
