@@ -7,7 +7,7 @@ use common::*;
 use fzwgpu::backend::cpu::szx::{block_cost, SzxFloat};
 use fzwgpu::backend::Backend;
 use fzwgpu::kernels::params::{
-    BitpackParams, LorenzoParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64,
+    BitpackParams, LorenzoParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64,
 };
 use fzwgpu::kernels::scan::TILE;
 use fzwgpu::kernels::Kernel;
@@ -556,6 +556,89 @@ fn lorenzo_kernels_match_twins_and_invert() {
             r.submit().unwrap();
             let back = u32s(&c.read_buffers(&[w]).unwrap()[0]);
             assert_eq!(back, codes, "lorenzo inverse {nx}x{ny}x{nz} bs={bs} centering={centering}");
+        }
+    }
+}
+
+#[test]
+fn szp_kernels_match_twins() {
+    let mut rng = Rng(seed());
+    for &(n, bs) in &[(1usize, 128u32), (1000, 32), (5000, 7), (70_001, 128), (9000, 4096)] {
+        let v: Vec<f32> =
+            (0..n).map(|i| if i % 3001 == 5 { f32::NAN } else { ((i as f64 * 0.01).sin() * 100.0 + rng.unit()) as f32 }).collect();
+        let v64: Vec<f64> = v.iter().map(|&x| x as f64 * 3.0).collect();
+        let nb = n.div_ceil(bs as usize);
+        for f64v in [false, true] {
+            let (pb, data, sz) = if f64v {
+                let p = SzpParams64 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nb as u32,
+                    eb: 1e-2,
+                    inv: 50.0,
+                    step: 2e-2,
+                    one: 1.0,
+                    limit: 2147483648.0,
+                    ..Default::default()
+                };
+                (bytemuck::bytes_of(&p).to_vec(), v64.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(), 8usize)
+            } else {
+                let p = SzpParams32 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nb as u32,
+                    eb: 1e-2,
+                    inv: 50.0,
+                    step: 2e-2,
+                    one: 1.0,
+                    limit: 16777216.0,
+                    ..Default::default()
+                };
+                (bytemuck::bytes_of(&p).to_vec(), f32_bytes(&v), 4usize)
+            };
+            let out = twin_check(
+                "szp",
+                Kernel::SzpClassify,
+                f64v,
+                &pb,
+                &[B::In(data.clone()), B::Same(0), B::Out(nb * 4), B::Out(nb * 4)],
+                nb as u64,
+            );
+            let (widths, cost) = (out[0].clone(), u32s(&out[1]));
+            let mut offs = vec![0u32; nb];
+            let mut acc = 0;
+            for b in 0..nb {
+                offs[b] = acc;
+                acc += cost[b];
+            }
+            let out = twin_check(
+                "szp",
+                Kernel::SzpPack,
+                f64v,
+                &pb,
+                &[
+                    B::In(data.clone()),
+                    B::Same(0),
+                    B::In(widths),
+                    B::In(bytes32(&offs)),
+                    B::Out(nb.next_multiple_of(4)),
+                    B::Out(acc as usize * 4),
+                    B::Out(4),
+                ],
+                nb as u64,
+            );
+            let (meta, payload) = (out[0].clone(), out[1].clone());
+            let mc = twin_check("szp", Kernel::SzpMetaCost, f64v, &pb, &[B::In(meta.clone()), B::Out(nb * 4)], nb.div_ceil(256) as u64);
+            assert_eq!(u32s(&mc[0]), cost);
+            let out = twin_check(
+                "szp",
+                Kernel::SzpUnpack,
+                f64v,
+                &pb,
+                &[B::In(meta), B::In(bytes32(&offs)), B::In(payload), B::Same(2), B::Out(n * sz)],
+                nb as u64,
+            );
+            assert_eq!(out[0].len(), n * sz);
         }
     }
 }

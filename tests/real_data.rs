@@ -89,7 +89,7 @@ fn szp_presets_real_fields_all_bounds_both_backends() {
     for (name, dims, v) in real_fields() {
         let v64: Vec<f64> = v.iter().map(|&x| x as f64).collect();
         let range = range_f64(&v64);
-        for preset in ["szp_composed", "szp_centered"] {
+        for preset in ["szp_composed", "szp_centered", "szp"] {
             for rel in [1e-2, 1e-3, 1e-4] {
                 let eb = rel * range;
                 let f = Field::from_f32(dims, &v).unwrap();

@@ -50,7 +50,7 @@ fn ports_and_type_checks() {
 fn configs_round_trip_within_128_bytes() {
     let v: Vec<f32> = (0..5000).map(|i| (i as f32 * 0.01).sin()).collect();
     let f = Field::from_f32(Dims::new(100, 50, 1).unwrap(), &v).unwrap();
-    for preset in ["szx", "szp_composed", "szp_centered"] {
+    for preset in ["szx", "szp_composed", "szp_centered", "szp"] {
         let a = compress(preset, &f);
         let arch = fzm::read(&a).unwrap();
         for s in &arch.stages {

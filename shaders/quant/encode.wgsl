@@ -14,6 +14,7 @@
 @group(0) @binding(4) var<storage, read_write> flags: array<u32>;
 
 #include "common/szx_math.wgsl"
+#include "common/quantize.wgsl"
 
 const WG: u32 = 256u;
 
@@ -25,28 +26,7 @@ fn quant_encode(@builtin(local_invocation_index) lid: u32,
     if (i >= P.n) {
         return;
     }
-    var q = 0i;
-    var ok = value_class(data_u[i * WT], data_u[i * WT + WT - 1u]) == 0u;
-    if (ok) {
-        let x = data_f[i];
-        let qf = floor(addr(mulr(x, P.inv), FT(0.5)));
-        ok = abs(qf) < P.limit;
-        if (ok) {
-            q = i32(qf);
-            if (!within(x, mulr(FT(q), P.step))) {
-                if (within(x, mulr(FT(q - 1i), P.step))) {
-                    q = q - 1i;
-                } else if (within(x, mulr(FT(q + 1i), P.step))) {
-                    q = q + 1i;
-                } else {
-                    ok = false;
-                }
-            }
-        }
-    }
-    if (!ok) {
-        q = 0i;
-    }
-    codes[i] = encode_code(q);
-    flags[i] = select(1u, 0u, ok);
+    let qv = quantize_value(i);
+    codes[i] = encode_code(qv.x);
+    flags[i] = select(1u, 0u, qv.y == 1i);
 }

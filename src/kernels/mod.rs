@@ -34,10 +34,14 @@ pub enum Kernel {
     LorenzoForward,
     LorenzoScanX,
     LorenzoScanAxis,
+    SzpClassify,
+    SzpPack,
+    SzpMetaCost,
+    SzpUnpack,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 19] = [
+    pub const ALL: [Kernel; 23] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -57,6 +61,10 @@ impl Kernel {
         Kernel::LorenzoForward,
         Kernel::LorenzoScanX,
         Kernel::LorenzoScanAxis,
+        Kernel::SzpClassify,
+        Kernel::SzpPack,
+        Kernel::SzpMetaCost,
+        Kernel::SzpUnpack,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -81,6 +89,10 @@ impl Kernel {
             Kernel::LorenzoForward => "lorenzo_forward",
             Kernel::LorenzoScanX => "lorenzo_scan_x",
             Kernel::LorenzoScanAxis => "lorenzo_scan_axis",
+            Kernel::SzpClassify => "szp_classify",
+            Kernel::SzpPack => "szp_pack",
+            Kernel::SzpMetaCost => "szp_meta_cost",
+            Kernel::SzpUnpack => "szp_unpack",
         }
     }
 
@@ -106,6 +118,10 @@ impl Kernel {
             Kernel::LorenzoForward => "lorenzo/forward.wgsl",
             Kernel::LorenzoScanX => "lorenzo/scan_x.wgsl",
             Kernel::LorenzoScanAxis => "lorenzo/scan_axis.wgsl",
+            Kernel::SzpClassify => "szp/classify.wgsl",
+            Kernel::SzpPack => "szp/pack.wgsl",
+            Kernel::SzpMetaCost => "szp/meta_cost.wgsl",
+            Kernel::SzpUnpack => "szp/unpack.wgsl",
         }
     }
 
@@ -124,7 +140,7 @@ impl Kernel {
 
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
-        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX)
+        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX | Kernel::SzpUnpack)
     }
 
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The

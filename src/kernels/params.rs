@@ -69,3 +69,19 @@ wgsl_params!(
         nty: u32, ntz: u32, axis: u32, nlines: u32, _pad0: u32, _pad1: u32, _pad2: u32, _pad3: u32,
     }
 );
+
+wgsl_params!(
+    /// `Params` of shaders/szp/*.wgsl, float32 variant.
+    SzpParams32 {
+        n: u32, block_size: u32, nblocks: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        eb: f32, inv: f32, step: f32, one: f32, limit: f32, _pad3: f32, _pad4: f32, _pad5: f32,
+    }
+);
+
+wgsl_params!(
+    /// `Params` of shaders/szp/*.wgsl, float64 variant.
+    SzpParams64 {
+        n: u32, block_size: u32, nblocks: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        eb: f64, inv: f64, step: f64, one: f64, limit: f64, _pad3: f64, _pad4: f64, _pad5: f64,
+    }
+);

@@ -94,6 +94,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("szx", include_str!("../../presets/szx.toml")),
     ("szp_composed", include_str!("../../presets/szp_composed.toml")),
     ("szp_centered", include_str!("../../presets/szp_centered.toml")),
+    ("szp", include_str!("../../presets/szp.toml")),
 ];
 
 /// The TOML text of a built-in preset.

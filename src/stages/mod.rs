@@ -5,6 +5,7 @@
 pub mod bitpack;
 pub mod lorenzo;
 pub mod quantizer;
+pub mod szp;
 pub mod szx;
 
 use crate::error::{Error, Result};
@@ -179,12 +180,13 @@ pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn 
         ids::QUANTIZER => Box::new(quantizer::QuantizerStage::from_config(version, config)?),
         ids::LORENZO => Box::new(lorenzo::LorenzoStage::from_config(version, config)?),
         ids::BITPACK => Box::new(bitpack::BitpackStage::from_config(version, config)?),
+        ids::SZP => Box::new(szp::SzpStage::from_config(version, config)?),
         other => return Err(Error::UnknownStage(format!("id {other} ({})", type_name_of(other)))),
     })
 }
 
 /// The TOML `type` names this build knows.
-pub const TOML_TYPES: &[&str] = &["SZx", "Quantizer", "Lorenzo", "AdaptiveBitpack"];
+pub const TOML_TYPES: &[&str] = &["SZx", "SZp", "Quantizer", "Lorenzo", "AdaptiveBitpack"];
 
 /// Build a stage from a TOML `[[stage]]` table (its `type` already read).
 pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Result<Box<dyn Stage>> {
@@ -193,6 +195,7 @@ pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Resu
         "Quantizer" => Box::new(quantizer::QuantizerStage::from_toml(t)?),
         "Lorenzo" => Box::new(lorenzo::LorenzoStage::from_toml(t)?),
         "AdaptiveBitpack" => Box::new(bitpack::BitpackStage::from_toml(t)?),
+        "SZp" => Box::new(szp::SzpStage::from_toml(t)?),
         other => return Err(Error::UnknownStage(format!("'{other}' (known: {})", TOML_TYPES.join(", ")))),
     })
 }

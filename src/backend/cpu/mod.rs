@@ -6,6 +6,7 @@ pub mod bitpack;
 pub mod lorenzo;
 pub mod quant;
 pub mod scan;
+pub mod szp;
 pub mod szx;
 
 use super::{validate_recording, Backend, BackendInfo, BackendKind, Submission};
@@ -56,6 +57,14 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::LorenzoForward, _) => lorenzo::lorenzo_forward,
         (Kernel::LorenzoScanX, _) => lorenzo::lorenzo_scan_x,
         (Kernel::LorenzoScanAxis, _) => lorenzo::lorenzo_scan_axis,
+        (Kernel::SzpClassify, false) => szp::szp_classify::<f32>,
+        (Kernel::SzpClassify, true) => szp::szp_classify::<f64>,
+        (Kernel::SzpPack, false) => szp::szp_pack::<f32>,
+        (Kernel::SzpPack, true) => szp::szp_pack::<f64>,
+        (Kernel::SzpMetaCost, false) => szp::szp_meta_cost::<f32>,
+        (Kernel::SzpMetaCost, true) => szp::szp_meta_cost::<f64>,
+        (Kernel::SzpUnpack, false) => szp::szp_unpack::<f32>,
+        (Kernel::SzpUnpack, true) => szp::szp_unpack::<f64>,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{params, view, view_mut, Bindings};
 use crate::error::{Error, Result};
-use crate::kernels::params::{QuantParams32, QuantParams64, RangeParams, SzxParams32, SzxParams64};
+use crate::kernels::params::{QuantParams32, QuantParams64, RangeParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64};
 use rayon::prelude::*;
 
 /// Block types of the meta region.
@@ -53,6 +53,8 @@ pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::
     fn params(p: &[u8]) -> Result<SzxP<Self>>;
     /// The Quantizer params in typed form.
     fn qparams(p: &[u8]) -> Result<QuantP<Self>>;
+    /// The SZp params in typed form (block fields in `math`).
+    fn zparams(p: &[u8]) -> Result<QuantP<Self>>;
     fn pow2(e: i32) -> Self;
     fn from_i32(q: i32) -> Self;
     fn to_i32(self) -> i32;
@@ -229,6 +231,31 @@ impl SzxFloat for f32 {
     fn to_i32(self) -> i32 {
         self as i32
     }
+    fn zparams(p: &[u8]) -> Result<QuantP<f32>> {
+        let q: SzpParams32 = params(p)?;
+        Ok(QuantP {
+            n: q.n,
+            base: 0,
+            zigzag: 1,
+            count: 0,
+            chunk: q.chunk,
+            math: SzxP {
+                n: q.n,
+                block_size: q.block_size,
+                nblocks: q.nblocks,
+                exact: 0,
+                chunk: q.chunk,
+                word_base: q.word_base,
+                eb: q.eb,
+                inv: q.inv,
+                step: q.step,
+                one: q.one,
+                tiny: 0.0,
+                two_maxw: 0.0,
+            },
+            limit: q.limit,
+        })
+    }
     fn qparams(p: &[u8]) -> Result<QuantP<f32>> {
         let q: QuantParams32 = params(p)?;
         Ok(QuantP {
@@ -341,6 +368,31 @@ impl SzxFloat for f64 {
     }
     fn to_i32(self) -> i32 {
         self as i32
+    }
+    fn zparams(p: &[u8]) -> Result<QuantP<f64>> {
+        let q: SzpParams64 = params(p)?;
+        Ok(QuantP {
+            n: q.n,
+            base: 0,
+            zigzag: 1,
+            count: 0,
+            chunk: q.chunk,
+            math: SzxP {
+                n: q.n,
+                block_size: q.block_size,
+                nblocks: q.nblocks,
+                exact: 0,
+                chunk: q.chunk,
+                word_base: q.word_base,
+                eb: q.eb,
+                inv: q.inv,
+                step: q.step,
+                one: q.one,
+                tiny: 0.0,
+                two_maxw: 0.0,
+            },
+            limit: q.limit,
+        })
     }
     fn qparams(p: &[u8]) -> Result<QuantP<f64>> {
         let q: QuantParams64 = params(p)?;

@@ -1,0 +1,437 @@
+//! The experimental SZp stage (StageType 37), a fused reference point beside the
+//! composition: per block, `q_i = round(x_i / (2 eb))`, `d_0 = q_0`,
+//! `d_i = q_i - q_{i-1}` (reset every block), zigzag(d_i) packed at the block's fixed
+//! width, one width byte per block. A block holding a value that cannot be quantized
+//! (NaN, ±Inf, subnormal, |q| past 2^24 / 2^31) is stored verbatim (width byte 255), so
+//! the bound always holds and non-finite values survive bit-exactly. Output:
+//!
+//! ```text
+//! [ u8 width per block ][ zero pad to 8 bytes ][ payload words at scanned offsets ]
+//! ```
+
+use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
+use crate::backend::cpu::szp::{szp_cost, RAW_WIDTH};
+use crate::backend::cpu::szx::SzxFloat;
+use crate::error::{Error, Result};
+use crate::kernels::params::{SzpParams32, SzpParams64};
+use crate::kernels::range::{device_range, resolve_abs};
+use crate::kernels::scan::record_exclusive_scan;
+use crate::kernels::{workgroup_size, Kernel};
+use crate::pipeline::config::Keys;
+use crate::recording::{BufSlice, Recorder};
+use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
+use std::sync::Arc;
+
+const CONFIG_VERSION: u8 = 1;
+const CONFIG_BYTES: usize = 88;
+const CHUNK_BLOCK_ALIGN: u64 = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Resolved {
+    n: u64,
+    dims: Dims,
+    eb_abs: f64,
+    eb_t_bits: u64,
+    exact: bool,
+    range: Option<(f64, f64)>,
+}
+
+/// The SZp stage.
+#[derive(Debug, Clone)]
+pub struct SzpStage {
+    dtype: DataType,
+    block_size: u32,
+    bound: ErrorBound,
+    dims: Option<Dims>,
+    resolved: Option<Resolved>,
+    raw_blocks: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Geo {
+    n: u64,
+    bs: u64,
+    nb: u64,
+    cb: u64,
+    nchunks: u64,
+}
+
+impl Geo {
+    fn chunk(&self, k: u64) -> (u64, u64, u64) {
+        let b0 = k * self.cb;
+        let nbk = self.cb.min(self.nb - b0);
+        (b0, nbk, (self.n - b0 * self.bs).min(nbk * self.bs))
+    }
+    fn meta_pad(&self) -> u64 {
+        self.nb.next_multiple_of(8)
+    }
+}
+
+impl SzpStage {
+    pub fn new(dtype: DataType, block_size: u32, bound: ErrorBound) -> Result<Self> {
+        if !matches!(dtype, DataType::F32 | DataType::F64) {
+            return Err(Error::config(format!("SZp data_type must be float32 or float64, got {dtype}")));
+        }
+        if !(1..=4096).contains(&block_size) {
+            return Err(Error::config(format!("SZp block_size must be in 1..=4096, got {block_size}")));
+        }
+        if bound.mode == ErrorMode::Rel {
+            return Err(Error::config("SZp supports error_bound_mode ABS or NOA"));
+        }
+        let bound = ErrorBound::new(bound.mode, bound.value)?;
+        Ok(SzpStage { dtype, block_size, bound, dims: None, resolved: None, raw_blocks: None })
+    }
+
+    pub fn from_toml(t: &mut Keys) -> Result<Self> {
+        let dtype = match t.str("data_type")? {
+            Some(s) => DataType::from_toml_name(&s)?,
+            None => DataType::F32,
+        };
+        let bs = t.int("block_size")?.unwrap_or(128);
+        let mode = match t.str("error_bound_mode")? {
+            Some(m) => m.parse()?,
+            None => ErrorMode::Abs,
+        };
+        let value = t.float("error_bound")?.unwrap_or(1e-3);
+        Self::new(dtype, u32::try_from(bs).map_err(|_| Error::config(format!("SZp block_size {bs}")))?, ErrorBound::new(mode, value)?)
+    }
+
+    fn sz(&self) -> u64 {
+        self.dtype.size() as u64
+    }
+    fn f64v(&self) -> bool {
+        self.dtype == DataType::F64
+    }
+
+    fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
+        let bs = self.block_size as u64;
+        let nb = n.div_ceil(bs);
+        let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
+        if let Some(m) = opts.max_chunk_bytes {
+            limit = limit.min(m);
+        }
+        let cb = (limit.saturating_sub(256) / (bs * self.sz())) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
+        if cb == 0 {
+            return Err(Error::TooLarge {
+                what: format!("minimum SZp chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs})"),
+                actual: CHUNK_BLOCK_ALIGN * bs * self.sz() + 256,
+                limit,
+            });
+        }
+        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
+        Ok(Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) })
+    }
+
+    fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {
+        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
+        let eb_abs = resolve_abs(self.bound, range);
+        let range = (self.bound.mode != ErrorMode::Abs).then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
+        let (eb_t_bits, exact) = if self.f64v() {
+            let t = eb_abs.min(f64::BIG);
+            (t.to_bits(), t < f64::TINY)
+        } else {
+            let t = f32::round_down_from_f64(eb_abs.min(f32::BIG as f64));
+            (t.to_bits() as u64, t < f32::TINY)
+        };
+        Resolved { n, dims, eb_abs, eb_t_bits, exact, range }
+    }
+
+    fn params(&self, res: &Resolved, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> Vec<u8> {
+        fn vals<F: SzxFloat>(eb: F, exact: bool, limit: F) -> (F, F, F, F) {
+            let step = eb.add(eb);
+            (eb, F::from_f64(1.0 / step.to_f64()), step, if exact { F::ZERO } else { limit })
+        }
+        let (n, bs, nb, ch, wb) = (nk as u32, self.block_size, nbk as u32, chunk as u32, word_base as u32);
+        if self.f64v() {
+            let (eb, inv, step, limit) = vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
+            let p = SzpParams64 {
+                n,
+                block_size: bs,
+                nblocks: nb,
+                chunk: ch,
+                word_base: wb,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        } else {
+            let (eb, inv, step, limit) = vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
+            let p = SzpParams32 {
+                n,
+                block_size: bs,
+                nblocks: nb,
+                chunk: ch,
+                word_base: wb,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        }
+    }
+
+    fn scan_meta(&self, g: &Geo, meta: &[u8]) -> Result<(Vec<u64>, u64)> {
+        let maxw = 32;
+        let mut per = vec![0u64; g.nchunks as usize];
+        let mut raw = 0;
+        for b in 0..g.nb {
+            let w = meta[b as usize] as u32;
+            if w > maxw && w != RAW_WIDTH {
+                return Err(Error::corrupt(format!("SZp block {b}: width {w}")));
+            }
+            raw += (w == RAW_WIDTH) as u64;
+            let len = (g.n - b * g.bs).min(g.bs) as u32;
+            let c = if self.f64v() { szp_cost::<f64>(w, len) } else { szp_cost::<f32>(w, len) };
+            per[(b / g.cb) as usize] += c as u64;
+        }
+        Ok((per, raw))
+    }
+
+    pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
+        if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[3] > 1 {
+            return Err(Error::corrupt("SZp config"));
+        }
+        let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
+        let dtype = DataType::from_code(c[1])
+            .filter(|d| matches!(d, DataType::F32 | DataType::F64))
+            .ok_or_else(|| Error::corrupt("SZp data type"))?;
+        let mode = ErrorMode::from_code(c[2]).filter(|m| *m != ErrorMode::Rel).ok_or_else(|| Error::corrupt("SZp error mode"))?;
+        let exact = c[3] == 1;
+        let bs = u32::from_le_bytes(c[4..8].try_into().unwrap_or([0; 4]));
+        let n = u64_at(8);
+        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SZp dims"))?;
+        if dims.len() != n {
+            return Err(Error::corrupt("SZp dims / element count"));
+        }
+        let value = f64::from_bits(u64_at(40));
+        let eb_t_bits = u64_at(56);
+        let ok = if dtype == DataType::F64 {
+            let t = f64::from_bits(eb_t_bits);
+            t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
+        } else {
+            let t = f32::from_bits(eb_t_bits as u32);
+            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
+        };
+        if !ok || !(value.is_finite() && value > 0.0) {
+            return Err(Error::corrupt("SZp bound fields"));
+        }
+        let mut s = Self::new(dtype, bs, ErrorBound { mode, value }).map_err(|e| Error::corrupt(format!("SZp config: {e}")))?;
+        let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));
+        s.dims = Some(dims);
+        s.resolved = Some(Resolved {
+            n,
+            dims,
+            eb_abs: f64::from_bits(u64_at(48)),
+            eb_t_bits,
+            exact,
+            range: if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) },
+        });
+        s.raw_blocks = Some(u64_at(80));
+        Ok(s)
+    }
+}
+
+impl Stage for SzpStage {
+    fn type_id(&self) -> u16 {
+        ids::SZP
+    }
+    fn type_name(&self) -> &'static str {
+        "SZp"
+    }
+    fn inputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("input", self.dtype)]
+    }
+    fn outputs(&self) -> Vec<PortSpec> {
+        vec![PortSpec::new("compressed", DataType::U8)]
+    }
+    fn set_input_dtype(&mut self, port: usize, dtype: DataType) -> Result<()> {
+        if port != 0 || !matches!(dtype, DataType::F32 | DataType::F64) {
+            return Err(Error::Pipeline(format!("SZp takes float32 or float64, got {dtype}")));
+        }
+        self.dtype = dtype;
+        Ok(())
+    }
+    fn set_dims(&mut self, dims: Dims) {
+        self.dims = Some(dims);
+    }
+    fn override_bound(&mut self, eb: ErrorBound) -> bool {
+        // SZp has no REL mode: REL requests are refused when the run resolves the bound
+        self.bound = eb;
+        true
+    }
+    fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
+        let n = input_bytes.first().copied().unwrap_or(0) / self.sz();
+        vec![n.div_ceil(self.block_size as u64).next_multiple_of(8) + n * self.sz()]
+    }
+    fn graph_compatible(&self) -> bool {
+        self.bound.mode == ErrorMode::Abs
+    }
+    fn needs_f64(&self) -> bool {
+        self.f64v()
+    }
+    fn field_dims(&self) -> Option<Dims> {
+        self.resolved.map(|r| r.dims)
+    }
+
+    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
+        if self.bound.mode == ErrorMode::Rel {
+            return Err(Error::config("SZp supports error_bound_mode ABS or NOA, not REL"));
+        }
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZp: no input".into()))?.device("SZp input")?;
+        let n = len / self.sz();
+        if n == 0 || len % self.sz() != 0 {
+            return Err(Error::Input(format!("SZp: {len} bytes are not whole {} values", self.dtype)));
+        }
+        let range = if self.bound.mode == ErrorMode::Abs {
+            None
+        } else {
+            let g = self.geometry(r, n, opts)?;
+            device_range(r, input, n, self.f64v(), g.cb * g.bs)?
+        };
+        self.resolved = Some(self.resolve(n, range));
+        Ok(())
+    }
+
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZp: no input".into()))?.device("SZp input")?;
+        let n = len / self.sz();
+        let res = self.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("SZp: prepare_forward must run first".into()))?;
+        let g = self.geometry(r, n, opts)?;
+        let sz = self.sz();
+        let meta = r.alloc(g.meta_pad())?;
+        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+        let totals = r.alloc(4 * g.nchunks)?;
+        let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
+        let widths = r.temp(4 * g.cb)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let tidx = r.readback(totals_w);
+        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let p = self.params(&res, nk, nbk, k, 0);
+            let in_w = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
+            let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+            let payload = r.alloc(nk * sz)?;
+            let pay_w = BufSlice::new(payload, 0, nk * sz);
+            let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
+            r.dispatch_bytes(Kernel::SzpClassify, self.f64v(), &p, &[in_w, in_w, w_w, c_w], nbk)?;
+            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            r.dispatch_bytes(Kernel::SzpPack, self.f64v(), &p, &[in_w, in_w, w_w, o_w, meta_w, pay_w, totals_w], nbk)?;
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
+        }
+        Ok(vec![PortData::Deferred { parts }])
+    }
+
+    fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
+        if let (Some(Some(bytes)), Some(res)) = (outputs.first(), self.resolved) {
+            let nb = res.n.div_ceil(self.block_size as u64) as usize;
+            self.raw_blocks = Some(bytes.iter().take(nb).filter(|&&w| w as u32 == RAW_WIDTH).count() as u64);
+        }
+        Ok(())
+    }
+
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("SZp: no stored configuration"))?;
+        let (slice, len, host) = match inputs.first() {
+            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
+            _ => return Err(Error::Pipeline("SZp inverse: input must be a device buffer".into())),
+        };
+        let host = match host {
+            Some(h) => h,
+            None => {
+                r.submit()?;
+                Arc::new(
+                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
+                        .to_vec(),
+                )
+            }
+        };
+        let g = self.geometry(r, res.n, opts)?;
+        if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            return Err(Error::corrupt("SZp buffer shorter than its meta region or padding not zero"));
+        }
+        let (per, raw) = self.scan_meta(&g, &host[..g.nb as usize])?;
+        let total: u64 = per.iter().sum();
+        if g.meta_pad() + 4 * total != len {
+            return Err(Error::corrupt(format!("SZp payload is {} bytes, the widths describe {}", len - g.meta_pad(), 4 * total)));
+        }
+        self.raw_blocks = Some(raw);
+        let sz = self.sz();
+        let out = r.alloc(res.n * sz)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        let align = r.backend.info().storage_align.max(8);
+        let per_group = workgroup_size(Kernel::SzpMetaCost)? as u64;
+        let mut pstart = 0u64;
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let abs = slice.offset + g.meta_pad() + 4 * pstart;
+            let win = abs / align * align;
+            let p = self.params(&res, nk, nbk, k, (abs - win) / 4);
+            let meta_w = BufSlice::new(slice.buf, slice.offset + b0, nbk.next_multiple_of(4));
+            let pay_w = if per[k as usize] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[k as usize]) };
+            let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+            r.dispatch_bytes(Kernel::SzpMetaCost, self.f64v(), &p, &[meta_w, c_w], nbk.div_ceil(per_group))?;
+            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            r.dispatch_bytes(
+                Kernel::SzpUnpack,
+                self.f64v(),
+                &p,
+                &[meta_w, o_w, pay_w, pay_w, BufSlice::new(out, b0 * g.bs * sz, nk * sz)],
+                nbk,
+            )?;
+            pstart += per[k as usize];
+        }
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
+    }
+
+    fn config_bytes(&self) -> Vec<u8> {
+        let Some(res) = &self.resolved else { return Vec::new() };
+        let mut b = vec![CONFIG_VERSION, self.dtype as u8, self.bound.mode.code(), res.exact as u8];
+        b.extend_from_slice(&self.block_size.to_le_bytes());
+        b.extend_from_slice(&res.n.to_le_bytes());
+        for d in [res.dims.x, res.dims.y, res.dims.z] {
+            b.extend_from_slice(&d.to_le_bytes());
+        }
+        b.extend_from_slice(&self.bound.value.to_le_bytes());
+        b.extend_from_slice(&res.eb_abs.to_le_bytes());
+        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
+        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
+        b.extend_from_slice(&lo.to_le_bytes());
+        b.extend_from_slice(&hi.to_le_bytes());
+        b.extend_from_slice(&self.raw_blocks.unwrap_or(0).to_le_bytes());
+        b
+    }
+
+    fn describe(&self) -> Vec<(String, String)> {
+        let mut v = vec![
+            ("data_type".to_string(), self.dtype.to_string()),
+            ("block_size".to_string(), self.block_size.to_string()),
+            ("error_bound".to_string(), format!("{:e}", self.bound.value)),
+            ("error_bound_mode".to_string(), self.bound.mode.to_string()),
+        ];
+        if let Some(res) = &self.resolved {
+            v.push(("dims".into(), res.dims.to_string()));
+            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
+        }
+        v
+    }
+
+    fn run_notes(&self) -> Vec<String> {
+        self.raw_blocks.map(|r| vec![format!("raw_blocks={r}")]).unwrap_or_default()
+    }
+    fn resolved_bound(&self) -> Option<f64> {
+        self.resolved.map(|r| r.eb_abs)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
