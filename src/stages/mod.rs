@@ -211,3 +211,4 @@ pub fn type_name_of(id: u16) -> &'static str {
         _ => "?",
     }
 }
+pub mod bound;

@@ -8,11 +8,11 @@
 //! of 2 × WT u32 words, `[global index, value]` for float32 and
 //! `[global index, 0, value lo, value hi]` for float64, in increasing index order.
 
+use super::bound::Resolved;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
-use crate::backend::cpu::szx::SzxFloat;
 use crate::error::{Error, Result};
 use crate::kernels::params::{QuantParams32, QuantParams64};
-use crate::kernels::range::{device_range, resolve_abs};
+use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
@@ -43,16 +43,6 @@ impl Default for QuantizerConfig {
             power_of_two_bound: false,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Resolved {
-    n: u64,
-    dims: Dims,
-    eb_abs: f64,
-    eb_t_bits: u64,
-    exact: bool,
-    range: Option<(f64, f64)>,
 }
 
 /// The Quantizer stage.
@@ -138,66 +128,21 @@ impl QuantizerStage {
     }
 
     fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {
-        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
-        let eb_abs = resolve_abs(self.cfg.bound, range);
-        let range = (self.cfg.bound.mode != ErrorMode::Abs).then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
-        let pow2 = |v: f64| {
-            if v > 0.0 && v.is_finite() {
-                2f64.powi(v.log2().floor() as i32).min(v)
-            } else {
-                v
-            }
-        };
-        let e = if self.cfg.power_of_two_bound { pow2(eb_abs) } else { eb_abs };
-        let (eb_t_bits, exact) = if self.f64v() {
-            let t = e.min(f64::BIG);
-            (t.to_bits(), t < f64::TINY)
-        } else {
-            let t = f32::round_down_from_f64(e.min(f32::BIG as f64));
-            (t.to_bits() as u64, t < f32::TINY)
-        };
-        Resolved { n, dims, eb_abs, eb_t_bits, exact, range }
+        Resolved::new(self.cfg.input_type, self.cfg.bound, self.dims, n, range, self.cfg.power_of_two_bound)
     }
 
     fn params(&self, res: &Resolved, n: u64, base: u64, chunk: u64, count: u64) -> Vec<u8> {
-        fn vals<F: SzxFloat>(eb: F, exact: bool, limit: F) -> (F, F, F, F) {
-            let step = eb.add(eb);
-            let inv = F::from_f64(1.0 / step.to_f64());
-            (eb, inv, step, if exact { F::ZERO } else { limit })
-        }
-        let zz = self.zigzag() as u32;
+        let (n, base, zigzag, count, chunk) = (n as u32, base as u32, self.zigzag() as u32, count as u32, chunk as u32);
         if self.f64v() {
-            let (eb, inv, step, limit) = vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
-            let p = QuantParams64 {
-                n: n as u32,
-                base: base as u32,
-                zigzag: zz,
-                count: count as u32,
-                chunk: chunk as u32,
-                eb,
-                inv,
-                step,
-                one: 1.0,
-                limit,
-                ..Default::default()
-            };
-            bytemuck::bytes_of(&p).to_vec()
+            let (eb, inv, step) = res.steps::<f64>();
+            let limit = if res.exact { 0.0 } else { 2147483648.0 };
+            bytemuck::bytes_of(&QuantParams64 { n, base, zigzag, count, chunk, eb, inv, step, one: 1.0, limit, ..Default::default() })
+                .to_vec()
         } else {
-            let (eb, inv, step, limit) = vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
-            let p = QuantParams32 {
-                n: n as u32,
-                base: base as u32,
-                zigzag: zz,
-                count: count as u32,
-                chunk: chunk as u32,
-                eb,
-                inv,
-                step,
-                one: 1.0,
-                limit,
-                ..Default::default()
-            };
-            bytemuck::bytes_of(&p).to_vec()
+            let (eb, inv, step) = res.steps::<f32>();
+            let limit = if res.exact { 0.0 } else { 16777216.0 };
+            bytemuck::bytes_of(&QuantParams32 { n, base, zigzag, count, chunk, eb, inv, step, one: 1.0, limit, ..Default::default() })
+                .to_vec()
         }
     }
 
@@ -214,26 +159,10 @@ impl QuantizerStage {
             return Err(Error::corrupt("Quantizer flags"));
         }
         let (zigzag, pow2, exact) = (c[3] & 1 != 0, c[3] & 2 != 0, c[3] & 4 != 0);
-        let n = u64_at(8);
-        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("Quantizer dims"))?;
-        if dims.len() != n || n > u32::MAX as u64 * 64 {
-            return Err(Error::corrupt("Quantizer dims / element count"));
+        let (res, value) = Resolved::read(c, input_type, exact, "Quantizer")?;
+        if res.n == 0 || res.n > u32::MAX as u64 * 64 {
+            return Err(Error::corrupt("Quantizer element count"));
         }
-        let value = f64::from_bits(u64_at(40));
-        let eb_abs = f64::from_bits(u64_at(48));
-        let eb_t_bits = u64_at(56);
-        let ok = if input_type == DataType::F64 {
-            let t = f64::from_bits(eb_t_bits);
-            t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
-        } else {
-            let t = f32::from_bits(eb_t_bits as u32);
-            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
-        };
-        if !ok || !(value.is_finite() && value > 0.0) {
-            return Err(Error::corrupt("Quantizer bound fields"));
-        }
-        let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));
-        let range = if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) };
         Ok(QuantizerStage {
             cfg: QuantizerConfig {
                 input_type,
@@ -241,8 +170,8 @@ impl QuantizerStage {
                 bound: ErrorBound { mode, value },
                 power_of_two_bound: pow2,
             },
-            dims: Some(dims),
-            resolved: Some(Resolved { n, dims, eb_abs, eb_t_bits, exact, range }),
+            dims: Some(res.dims),
+            resolved: Some(res),
             outliers: Some(u64_at(80)),
         })
     }
@@ -432,16 +361,7 @@ impl Stage for QuantizerStage {
         b.push(self.cfg.bound.mode.code());
         b.push(self.zigzag() as u8 | (self.cfg.power_of_two_bound as u8) << 1 | (res.exact as u8) << 2);
         b.extend_from_slice(&[0; 4]);
-        b.extend_from_slice(&res.n.to_le_bytes());
-        for d in [res.dims.x, res.dims.y, res.dims.z] {
-            b.extend_from_slice(&d.to_le_bytes());
-        }
-        b.extend_from_slice(&self.cfg.bound.value.to_le_bytes());
-        b.extend_from_slice(&res.eb_abs.to_le_bytes());
-        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
-        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
-        b.extend_from_slice(&lo.to_le_bytes());
-        b.extend_from_slice(&hi.to_le_bytes());
+        res.write(self.cfg.bound.value, &mut b);
         b.extend_from_slice(&self.outliers.unwrap_or(0).to_le_bytes());
         b
     }
@@ -458,8 +378,7 @@ impl Stage for QuantizerStage {
             v.push(("elements".into(), res.n.to_string()));
             v.push(("dims".into(), res.dims.to_string()));
             v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            let checked = if self.f64v() { f64::from_bits(res.eb_t_bits) } else { f32::from_bits(res.eb_t_bits as u32) as f64 };
-            v.push(("checked_bound".into(), format!("{checked:e}")));
+            v.push(("checked_bound".into(), format!("{:e}", res.checked(self.cfg.input_type))));
         }
         v
     }

@@ -9,12 +9,12 @@
 //! [ u8 width per block ][ zero pad to 8 bytes ][ payload words at scanned offsets ]
 //! ```
 
+use super::bound::Resolved;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::backend::cpu::szp::{szp_cost, RAW_WIDTH};
-use crate::backend::cpu::szx::SzxFloat;
 use crate::error::{Error, Result};
 use crate::kernels::params::{SzpParams32, SzpParams64};
-use crate::kernels::range::{device_range, resolve_abs};
+use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
@@ -25,16 +25,6 @@ use std::sync::Arc;
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 88;
 const CHUNK_BLOCK_ALIGN: u64 = 256;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Resolved {
-    n: u64,
-    dims: Dims,
-    eb_abs: f64,
-    eb_t_bits: u64,
-    exact: bool,
-    range: Option<(f64, f64)>,
-}
 
 /// The SZp stage.
 #[derive(Debug, Clone)]
@@ -123,57 +113,45 @@ impl SzpStage {
     }
 
     fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {
-        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
-        let eb_abs = resolve_abs(self.bound, range);
-        let range = (self.bound.mode != ErrorMode::Abs).then(|| range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY)));
-        let (eb_t_bits, exact) = if self.f64v() {
-            let t = eb_abs.min(f64::BIG);
-            (t.to_bits(), t < f64::TINY)
-        } else {
-            let t = f32::round_down_from_f64(eb_abs.min(f32::BIG as f64));
-            (t.to_bits() as u64, t < f32::TINY)
-        };
-        Resolved { n, dims, eb_abs, eb_t_bits, exact, range }
+        Resolved::new(self.dtype, self.bound, self.dims, n, range, false)
     }
 
     fn params(&self, res: &Resolved, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> Vec<u8> {
-        fn vals<F: SzxFloat>(eb: F, exact: bool, limit: F) -> (F, F, F, F) {
-            let step = eb.add(eb);
-            (eb, F::from_f64(1.0 / step.to_f64()), step, if exact { F::ZERO } else { limit })
-        }
-        let (n, bs, nb, ch, wb) = (nk as u32, self.block_size, nbk as u32, chunk as u32, word_base as u32);
+        let (n, block_size, nblocks, chunk, word_base) = (nk as u32, self.block_size, nbk as u32, chunk as u32, word_base as u32);
         if self.f64v() {
-            let (eb, inv, step, limit) = vals(f64::from_bits(res.eb_t_bits), res.exact, 2147483648.0);
-            let p = SzpParams64 {
+            let (eb, inv, step) = res.steps::<f64>();
+            let limit = if res.exact { 0.0 } else { 2147483648.0 };
+            bytemuck::bytes_of(&SzpParams64 {
                 n,
-                block_size: bs,
-                nblocks: nb,
-                chunk: ch,
-                word_base: wb,
+                block_size,
+                nblocks,
+                chunk,
+                word_base,
                 eb,
                 inv,
                 step,
                 one: 1.0,
                 limit,
                 ..Default::default()
-            };
-            bytemuck::bytes_of(&p).to_vec()
+            })
+            .to_vec()
         } else {
-            let (eb, inv, step, limit) = vals(f32::from_bits(res.eb_t_bits as u32), res.exact, 16777216.0);
-            let p = SzpParams32 {
+            let (eb, inv, step) = res.steps::<f32>();
+            let limit = if res.exact { 0.0 } else { 16777216.0 };
+            bytemuck::bytes_of(&SzpParams32 {
                 n,
-                block_size: bs,
-                nblocks: nb,
-                chunk: ch,
-                word_base: wb,
+                block_size,
+                nblocks,
+                chunk,
+                word_base,
                 eb,
                 inv,
                 step,
                 one: 1.0,
                 limit,
                 ..Default::default()
-            };
-            bytemuck::bytes_of(&p).to_vec()
+            })
+            .to_vec()
         }
     }
 
@@ -205,34 +183,10 @@ impl SzpStage {
         let mode = ErrorMode::from_code(c[2]).filter(|m| *m != ErrorMode::Rel).ok_or_else(|| Error::corrupt("SZp error mode"))?;
         let exact = c[3] == 1;
         let bs = u32::from_le_bytes(c[4..8].try_into().unwrap_or([0; 4]));
-        let n = u64_at(8);
-        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SZp dims"))?;
-        if dims.len() != n {
-            return Err(Error::corrupt("SZp dims / element count"));
-        }
-        let value = f64::from_bits(u64_at(40));
-        let eb_t_bits = u64_at(56);
-        let ok = if dtype == DataType::F64 {
-            let t = f64::from_bits(eb_t_bits);
-            t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
-        } else {
-            let t = f32::from_bits(eb_t_bits as u32);
-            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
-        };
-        if !ok || !(value.is_finite() && value > 0.0) {
-            return Err(Error::corrupt("SZp bound fields"));
-        }
+        let (res, value) = Resolved::read(c, dtype, exact, "SZp")?;
         let mut s = Self::new(dtype, bs, ErrorBound { mode, value }).map_err(|e| Error::corrupt(format!("SZp config: {e}")))?;
-        let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));
-        s.dims = Some(dims);
-        s.resolved = Some(Resolved {
-            n,
-            dims,
-            eb_abs: f64::from_bits(u64_at(48)),
-            eb_t_bits,
-            exact,
-            range: if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) },
-        });
+        s.dims = Some(res.dims);
+        s.resolved = Some(res);
         s.raw_blocks = Some(u64_at(80));
         Ok(s)
     }
@@ -397,16 +351,7 @@ impl Stage for SzpStage {
         let Some(res) = &self.resolved else { return Vec::new() };
         let mut b = vec![CONFIG_VERSION, self.dtype as u8, self.bound.mode.code(), res.exact as u8];
         b.extend_from_slice(&self.block_size.to_le_bytes());
-        b.extend_from_slice(&res.n.to_le_bytes());
-        for d in [res.dims.x, res.dims.y, res.dims.z] {
-            b.extend_from_slice(&d.to_le_bytes());
-        }
-        b.extend_from_slice(&self.bound.value.to_le_bytes());
-        b.extend_from_slice(&res.eb_abs.to_le_bytes());
-        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
-        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
-        b.extend_from_slice(&lo.to_le_bytes());
-        b.extend_from_slice(&hi.to_le_bytes());
+        res.write(self.bound.value, &mut b);
         b.extend_from_slice(&self.raw_blocks.unwrap_or(0).to_le_bytes());
         b
     }

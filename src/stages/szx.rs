@@ -12,6 +12,7 @@
 //! ```
 //! Offsets are the exclusive scan of the per-block costs; the decoder recomputes them.
 
+use super::bound::Resolved;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage, MAX_CONFIG_BYTES};
 use crate::backend::cpu::szx::{block_cost, SzxFloat, BT_CONST, BT_QUANT, BT_RAW};
 use crate::error::{Error, Result};
@@ -42,18 +43,6 @@ impl Default for SzxConfig {
     fn default() -> Self {
         SzxConfig { dtype: DataType::F32, block_size: DEFAULT_BLOCK_SIZE, bound: ErrorBound { mode: ErrorMode::Abs, value: 1e-3 } }
     }
-}
-
-/// What a run resolved (stored in the archive).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Resolved {
-    n: u64,
-    dims: Dims,
-    eb_abs: f64,
-    /// The bound actually checked, rounded down to the element type (bits).
-    eb_t_bits: u64,
-    exact: bool,
-    range: Option<(f64, f64)>,
 }
 
 /// Block-type counts of the last forward run (or of the decoded archive).
@@ -181,67 +170,46 @@ impl SzxStage {
 
     /// `range`: the finite min/max (NOA/REL; None when no value is finite).
     fn resolve_bound(&self, n: u64, range: Option<(f64, f64)>) -> Result<Resolved> {
-        let dims = self.dims.filter(|d| d.len() == n).unwrap_or(Dims { x: n, y: 1, z: 1 });
-        let eb_abs = crate::kernels::range::resolve_abs(self.cfg.bound, range);
-        let range = if self.cfg.bound.mode == ErrorMode::Abs { None } else { Some(range.unwrap_or((f64::INFINITY, f64::NEG_INFINITY))) };
-        if eb_abs.is_nan() || eb_abs < 0.0 {
-            return Err(Error::ErrorBound(format!("SZx: resolved bound {eb_abs} is invalid")));
-        }
-        let (eb_t_bits, exact) = match self.cfg.dtype {
-            DataType::F32 => {
-                let t = f32::round_down_from_f64(eb_abs.min(f32::BIG as f64));
-                (t.to_bits() as u64, t < f32::TINY)
-            }
-            _ => {
-                let t = eb_abs.min(f64::BIG);
-                (t.to_bits(), t < f64::TINY)
-            }
-        };
-        Ok(Resolved { n, dims, eb_abs, eb_t_bits, exact, range })
+        Ok(Resolved::new(self.cfg.dtype, self.cfg.bound, self.dims, n, range, false))
     }
 
     fn params_bytes(&self, res: &Resolved, n: u64, nblocks: u64, chunk: u64, word_base: u64) -> Vec<u8> {
-        fn fill<F: SzxFloat>(eb: F, exact: bool) -> (F, F, F, F, F, u32) {
-            let step = eb.add(eb);
-            let inv = F::from_f64(1.0 / step.to_f64());
-            (eb, inv, step, F::TINY, F::pow2(F::MAXW as i32), exact as u32)
-        }
-        let bs = self.cfg.block_size;
+        let (bs, nb, ch, wb, exact) = (self.cfg.block_size, nblocks as u32, chunk as u32, word_base as u32, res.exact as u32);
         match self.cfg.dtype {
             DataType::F32 => {
-                let (eb, inv, step, tiny, two_maxw, exact) = fill(f32::from_bits(res.eb_t_bits as u32), res.exact);
+                let (eb, inv, step) = res.steps::<f32>();
                 let p = SzxParams32 {
                     n: n as u32,
                     block_size: bs,
-                    nblocks: nblocks as u32,
+                    nblocks: nb,
                     exact,
-                    chunk: chunk as u32,
-                    word_base: word_base as u32,
+                    chunk: ch,
+                    word_base: wb,
                     eb,
                     inv,
                     step,
                     one: 1.0,
-                    tiny,
-                    two_maxw,
+                    tiny: f32::TINY,
+                    two_maxw: f32::pow2(f32::MAXW as i32),
                     ..Default::default()
                 };
                 bytemuck::bytes_of(&p).to_vec()
             }
             _ => {
-                let (eb, inv, step, tiny, two_maxw, exact) = fill(f64::from_bits(res.eb_t_bits), res.exact);
+                let (eb, inv, step) = res.steps::<f64>();
                 let p = SzxParams64 {
                     n: n as u32,
                     block_size: bs,
-                    nblocks: nblocks as u32,
+                    nblocks: nb,
                     exact,
-                    chunk: chunk as u32,
-                    word_base: word_base as u32,
+                    chunk: ch,
+                    word_base: wb,
                     eb,
                     inv,
                     step,
                     one: 1.0,
-                    tiny,
-                    two_maxw,
+                    tiny: f64::TINY,
+                    two_maxw: f64::pow2(f64::MAXW as i32),
                     ..Default::default()
                 };
                 bytemuck::bytes_of(&p).to_vec()
@@ -282,16 +250,7 @@ impl SzxStage {
         b.push(self.cfg.bound.mode.code());
         b.push(res.exact as u8);
         b.extend_from_slice(&self.cfg.block_size.to_le_bytes());
-        b.extend_from_slice(&res.n.to_le_bytes());
-        for d in [res.dims.x, res.dims.y, res.dims.z] {
-            b.extend_from_slice(&d.to_le_bytes());
-        }
-        b.extend_from_slice(&self.cfg.bound.value.to_le_bytes());
-        b.extend_from_slice(&res.eb_abs.to_le_bytes());
-        b.extend_from_slice(&res.eb_t_bits.to_le_bytes());
-        let (lo, hi) = res.range.unwrap_or((f64::NAN, f64::NAN));
-        b.extend_from_slice(&lo.to_le_bytes());
-        b.extend_from_slice(&hi.to_le_bytes());
+        res.write(self.cfg.bound.value, &mut b);
         let st = self.stats.unwrap_or_default();
         for c in [st.constant, st.quantized, st.raw] {
             b.extend_from_slice(&c.to_le_bytes());
@@ -313,7 +272,6 @@ impl SzxStage {
             )));
         }
         let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
-        let f64_at = |o: usize| f64::from_bits(u64_at(o));
         let dtype = DataType::from_code(c[1])
             .filter(|d| matches!(d, DataType::F32 | DataType::F64))
             .ok_or_else(|| Error::corrupt("SZx data type"))?;
@@ -326,34 +284,15 @@ impl SzxStage {
         if !(1..=MAX_BLOCK_SIZE).contains(&block_size) {
             return Err(Error::corrupt(format!("SZx block size {block_size}")));
         }
-        let n = u64_at(8);
-        let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SZx dims"))?;
-        if dims.len() != n || n == 0 {
-            return Err(Error::corrupt(format!("SZx dims {dims} do not hold {n} elements")));
+        let (res, value) = Resolved::read(c, dtype, exact, "SZx")?;
+        if res.n == 0 {
+            return Err(Error::corrupt("SZx: no values"));
         }
-        let value = f64_at(40);
-        let eb_abs = f64_at(48);
-        let eb_t_bits = u64_at(56);
-        let ok_bound = match dtype {
-            DataType::F32 => {
-                let t = f32::from_bits(eb_t_bits as u32);
-                eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
-            }
-            _ => {
-                let t = f64::from_bits(eb_t_bits);
-                t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
-            }
-        };
-        if !ok_bound || !(value.is_finite() && value > 0.0) {
-            return Err(Error::corrupt("SZx error bound fields"));
-        }
-        let (lo, hi) = (f64_at(64), f64_at(72));
-        let range = if lo.is_nan() && hi.is_nan() { None } else { Some((lo, hi)) };
         let stats = SzxStats { constant: u64_at(80), quantized: u64_at(88), raw: u64_at(96) };
         Ok(SzxStage {
             cfg: SzxConfig { dtype, block_size, bound: ErrorBound { mode, value } },
-            dims: Some(dims),
-            resolved: Some(Resolved { n, dims, eb_abs, eb_t_bits, exact, range }),
+            dims: Some(res.dims),
+            resolved: Some(res),
             stats: Some(stats),
         })
     }
@@ -564,8 +503,7 @@ impl Stage for SzxStage {
             v.push(("elements".into(), res.n.to_string()));
             v.push(("dims".into(), res.dims.to_string()));
             v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            let checked = if self.is_f64() { f64::from_bits(res.eb_t_bits) } else { f32::from_bits(res.eb_t_bits as u32) as f64 };
-            v.push(("checked_bound".into(), format!("{checked:e}")));
+            v.push(("checked_bound".into(), format!("{:e}", res.checked(self.cfg.dtype))));
             if let Some((lo, hi)) = res.range {
                 v.push(("value_range".into(), format!("[{lo:e}, {hi:e}]")));
             }

@@ -1,18 +1,10 @@
 //! Twins of shaders/bitpack/*.wgsl and of the shared packing helpers
 //! (shaders/common/bitpack_gather.wgsl, bitpack_extract.wgsl).
 
-use super::{params, view, view_mut, Bindings};
+use super::{need, params, view, view_mut, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::params::BitpackParams;
 use rayon::prelude::*;
-
-fn need(ok: bool, what: &str) -> Result<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Device(format!("cpu twin: {what}")))
-    }
-}
 
 /// Pack `codes` (each < 2^w) at `w` bits LSB-first into `out` (its words are
 /// overwritten; `out.len()` must be ceil(len*w/32)).

@@ -1,17 +1,9 @@
 //! Twins of shaders/lorenzo/*.wgsl.
 
-use super::{params, view, view_mut, Bindings};
+use super::{need, params, view, view_mut, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::params::LorenzoParams;
 use rayon::prelude::*;
-
-fn need(ok: bool, what: &str) -> Result<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Device(format!("cpu twin: {what}")))
-    }
-}
 
 fn tile_index(p: &LorenzoParams, x: u32, y: u32, z: u32) -> u32 {
     ((z / p.tz) * p.nty + (y / p.ty)) * p.ntx + (x / p.tx)

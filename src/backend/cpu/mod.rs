@@ -315,3 +315,18 @@ pub(crate) fn view_mut<'a, T: bytemuck::Pod>(b: &'a mut [u8], what: &str) -> Res
 pub(crate) fn params<P: bytemuck::Pod>(b: &[u8]) -> Result<P> {
     bytemuck::try_pod_read_unaligned(b).map_err(|e| Error::Device(format!("params: {e:?}")))
 }
+
+/// A device-style error from a twin's size check.
+pub(crate) fn need(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Device(format!("cpu twin: {what}")))
+    }
+}
+
+/// A view of `b` as `T`, truncated to whole elements (windows may end mid-element).
+pub(crate) fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
+    let sz = std::mem::size_of::<T>();
+    view(&b[..b.len() / sz * sz], what)
+}

@@ -1,22 +1,9 @@
 //! Twins of shaders/quant/*.wgsl (the Quantizer stage).
 
 use super::szx::{addr, mulr, within, SzxFloat};
-use super::{view, view_mut, Bindings};
+use super::{need, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use rayon::prelude::*;
-
-fn need(ok: bool, what: &str) -> Result<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Device(format!("cpu twin: {what}")))
-    }
-}
-
-fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
-    let sz = std::mem::size_of::<T>();
-    view(&b[..b.len() / sz * sz], what)
-}
 
 /// `encode_code` of quant_params.wgsl.
 pub fn encode_code(q: i32, zigzag: bool) -> u32 {

@@ -3,25 +3,12 @@
 use super::bitpack::{extract_code, pack_codes};
 use super::quant::quantize_one;
 use super::szx::{mulr, QuantP, SzxFloat};
-use super::{view, view_mut, Bindings};
+use super::{need, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use rayon::prelude::*;
 
 /// Width byte of a block stored verbatim.
 pub const RAW_WIDTH: u32 = 255;
-
-fn need(ok: bool, what: &str) -> Result<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Device(format!("cpu twin: {what}")))
-    }
-}
-
-fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
-    let sz = std::mem::size_of::<T>();
-    view(&b[..b.len() / sz * sz], what)
-}
 
 /// Payload words of a block (twin of `szp_cost`).
 pub fn szp_cost<F: SzxFloat>(w: u32, len: u32) -> u32 {

@@ -2,7 +2,7 @@
 //! Every function here performs the same IEEE operations in the same order as its WGSL
 //! counterpart; `tests/kernels.rs` checks the GPU against these bit for bit.
 
-use super::{params, view, view_mut, Bindings};
+use super::{need, params, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::params::{QuantParams32, QuantParams64, RangeParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64};
 use rayon::prelude::*;
@@ -45,6 +45,8 @@ pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::
     /// Nearest value to v.
     fn from_f64(v: f64) -> Self;
     fn words(self) -> [u32; 2];
+    /// From the low 32 (float32) or all 64 (float64) bits.
+    fn from_bits64(b: u64) -> Self;
     /// (lo, hi) words of element i of a u32 view.
     fn key_class(words: &[u32], i: usize) -> (Self::Key, u32);
     fn key_words(k: Self::Key) -> [u32; 2];
@@ -192,6 +194,9 @@ impl SzxFloat for f32 {
     fn words(self) -> [u32; 2] {
         [self.to_bits(), 0]
     }
+    fn from_bits64(b: u64) -> f32 {
+        f32::from_bits(b as u32)
+    }
     fn key_class(w: &[u32], i: usize) -> (u32, u32) {
         let lo = w[i];
         (key32(lo), class_bits32(lo))
@@ -328,6 +333,9 @@ impl SzxFloat for f64 {
     fn words(self) -> [u32; 2] {
         let b = self.to_bits();
         [b as u32, (b >> 32) as u32]
+    }
+    fn from_bits64(b: u64) -> f64 {
+        f64::from_bits(b)
     }
     fn key_class(w: &[u32], i: usize) -> ((u32, u32), u32) {
         let (lo, hi) = (w[2 * i], w[2 * i + 1]);
@@ -505,20 +513,6 @@ pub fn block_cost<F: SzxFloat>(info: u32, len: u32) -> u32 {
 fn block_len<F>(p: &SzxP<F>, b: u32) -> u32 {
     let start = b * p.block_size;
     p.block_size.min(p.n - start)
-}
-
-/// A view of `b` as `T`, truncated to whole elements.
-fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Result<&'a [T]> {
-    let sz = std::mem::size_of::<T>();
-    view(&b[..b.len() / sz * sz], what)
-}
-
-fn need(ok: bool, what: &str) -> Result<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::Device(format!("cpu twin: {what}")))
-    }
 }
 
 /// The classification of one block: (info, ref, cost).
