@@ -4,17 +4,7 @@
 #include "common/grid.wgsl"
 #include "common/szx_types.wgsl"
 
-#ifdef F64
-alias OT = f64;
-fn out_value(v: FT) -> OT {
-    return v;
-}
-#else
-alias OT = u32;
-fn out_value(v: FT) -> OT {
-    return bitcast<u32>(v);
-}
-#endif
+#include "common/out_value.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> block_meta: array<u32>;
