@@ -216,3 +216,47 @@ fn demo_runs_without_input() {
     assert_eq!(c, 0, "{e}");
     assert!(o.contains("szx") && o.contains("within"), "{o}");
 }
+
+#[test]
+fn bench_prints_a_table_and_appends_json() {
+    let out = tmp("bench.jsonl");
+    let _ = std::fs::remove_file(&out);
+    for _ in 0..2 {
+        let (c, o, e) = run(&[
+            "bench",
+            "--size",
+            "1M",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--backend",
+            "cpu",
+            "--presets",
+            "szx,szp_centered",
+            "--json",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{e}");
+        assert!(o.contains("szx") && o.contains("szp_centered") && o.contains("adapter:"), "{o}");
+    }
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4, "one record per preset per run, appended");
+    for l in &lines {
+        assert_eq!(l["bound_ok"], true);
+        for k in [
+            "ratio",
+            "compress_kernel_gbps",
+            "compress_e2e_gbps",
+            "decompress_kernel_gbps",
+            "decompress_e2e_gbps",
+            "adapter",
+            "driver",
+            "backend",
+        ] {
+            assert!(!l[k].is_null(), "missing {k}");
+        }
+    }
+    let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
+    assert_eq!(c, 1, "{e}");
+}

@@ -72,6 +72,37 @@ enum Cmd {
         #[arg(long)]
         compare_cpu: bool,
     },
+    /// Benchmark presets: kernel time (GPU timestamps) and end-to-end time, median of
+    /// repetitions after warm-up, GB/s of input; optional JSON lines appended to a file.
+    Bench {
+        /// Input file (raw floats); default: a generated smooth 2-D float32 field.
+        #[arg(short, long, requires = "dims")]
+        input: Option<PathBuf>,
+        #[arg(long)]
+        dims: Option<String>,
+        #[arg(long, default_value = "f32")]
+        dtype: String,
+        /// Size of the generated field (e.g. 64M, 1G), when no --input is given.
+        #[arg(long, default_value = "1G")]
+        size: String,
+        /// Comma-separated presets (default: every built-in preset).
+        #[arg(long)]
+        presets: Option<String>,
+        /// Bound applied to every preset (default: range-relative 1e-3).
+        #[arg(long, default_value_t = 1e-3)]
+        eb: f64,
+        #[arg(long, default_value = "noa")]
+        mode: String,
+        #[arg(long, default_value_t = 1)]
+        warmup: usize,
+        #[arg(long, default_value_t = 5)]
+        reps: usize,
+        /// Append one JSON record per preset to this file (JSON lines).
+        #[arg(long)]
+        json: Option<PathBuf>,
+        #[command(flatten)]
+        dev: DevArgs,
+    },
     /// List the wgpu adapters and the one fzwgpu picks (honours WGPU_BACKEND and
     /// WGPU_ADAPTER_NAME).
     Adapters,
@@ -408,6 +439,9 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
+        Cmd::Bench { input, dims, dtype, size, presets, eb, mode, warmup, reps, json, dev } => {
+            bench(input, dims, &dtype, &size, presets, eb, &mode, warmup, reps, json, &dev)
+        }
         Cmd::Adapters => {
             for line in fzwgpu::backend::wgpu::list_adapters() {
                 println!("adapter: {line}");
@@ -427,6 +461,147 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn parse_size(s: &str) -> Result<u64> {
+    let t = s.trim();
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|v| v.checked_mul(mult))
+        .filter(|v| *v >= 4)
+        .ok_or_else(|| Error::Config(format!("bad size '{s}' (e.g. 64M, 1G)")))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bench(
+    input: Option<PathBuf>,
+    dims: Option<String>,
+    dtype: &str,
+    size: &str,
+    presets: Option<String>,
+    eb: f64,
+    mode: &str,
+    warmup: usize,
+    reps: usize,
+    json: Option<PathBuf>,
+    dev: &DevArgs,
+) -> Result<()> {
+    let (field, source) = match (&input, &dims) {
+        (Some(p), Some(d)) => (read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string()),
+        _ => {
+            let n = parse_size(size)? / 4;
+            let nx = 8192u64.min(n);
+            let dims = Dims::new(nx, n / nx, 1)?;
+            (demo_field(dims)?, format!("generated smooth {dims} float32"))
+        }
+    };
+    let be = open_backend(dev)?;
+    let names: Vec<String> = match presets {
+        Some(p) => p.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        None => config::PRESETS.iter().map(|p| p.0.to_string()).collect(),
+    };
+    let bound = ErrorBound::new(mode.parse()?, eb)?;
+    let n = field.bytes.len() as u64;
+    let info = be.info().clone();
+    println!(
+        "fzwgpu bench: {source} ({:.1} MiB), {} {:e}, warm-up {warmup}, median of {reps}",
+        n as f64 / (1 << 20) as f64,
+        bound.mode,
+        bound.value
+    );
+    println!("adapter: {} | {} | {} | backend {}", info.adapter, info.api, info.driver, info.kind.name());
+    println!(
+        "{:<14} {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8}",
+        "preset", "ratio", "comp k", "comp e2e", "dec k", "dec e2e", "max err", "ok"
+    );
+    let mut out = match &json {
+        Some(p) => Some(
+            std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(|e| Error::io(format!("opening {}", p.display()), e))?,
+        ),
+        None => None,
+    };
+    let opts = RunOptions::default();
+    for name in &names {
+        let mut p = Pipeline::from_preset(name)?;
+        p.override_bound(bound)?;
+        for _ in 0..warmup {
+            let c = p.compress(be.as_ref(), &field)?;
+            fzwgpu::decompress(be.as_ref(), &c.bytes, &opts)?;
+        }
+        let (mut ck, mut cw, mut dk, mut dw) = (vec![], vec![], vec![], vec![]);
+        let mut last = None;
+        for _ in 0..reps.max(1) {
+            let c = p.compress(be.as_ref(), &field)?;
+            cw.push(c.report.wall_seconds);
+            ck.extend(c.report.kernel_seconds);
+            let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &opts)?;
+            dw.push(d.report.wall_seconds);
+            dk.extend(d.report.kernel_seconds);
+            last = Some((c, d));
+        }
+        let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
+        let q = metrics::quality(&field, &d.field);
+        let bound_abs = c.report.bounds.first().map(|b| b.1).unwrap_or(0.0);
+        let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
+        let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
+        println!(
+            "{:<14} {:>8.3} {:>11} {:>11} {:>11} {:>11} {:>11.3e} {:>8}",
+            name,
+            metrics::ratio(n, c.bytes.len() as u64),
+            fmt_opt(gbps(n, ck)),
+            fmt_opt(gbps(n, cw)),
+            fmt_opt(gbps(n, dk)),
+            fmt_opt(gbps(n, dw)),
+            q.max_abs_error,
+            ok
+        );
+        if let Some(f) = out.as_mut() {
+            let rec = json!({
+                "preset": name,
+                "source": source,
+                "dims": field.dims.to_string(),
+                "dtype": field.dtype.to_string(),
+                "input_bytes": n,
+                "bound_mode": bound.mode.name(),
+                "bound_value": bound.value,
+                "resolved_bound": bound_abs,
+                "ratio": metrics::ratio(n, c.bytes.len() as u64),
+                "bits_per_value": metrics::bit_rate(c.bytes.len() as u64, field.len()),
+                "psnr_db": if q.psnr_db.is_finite() { json!(q.psnr_db) } else { json!("inf") },
+                "max_abs_error": q.max_abs_error,
+                "bound_ok": ok,
+                "compress_kernel_s": ck,
+                "compress_e2e_s": cw,
+                "decompress_kernel_s": dk,
+                "decompress_e2e_s": dw,
+                "compress_kernel_gbps": gbps(n, ck),
+                "compress_e2e_gbps": gbps(n, cw),
+                "decompress_kernel_gbps": gbps(n, dk),
+                "decompress_e2e_gbps": gbps(n, dw),
+                "reps": reps,
+                "warmup": warmup,
+                "adapter": info.adapter,
+                "api": info.api,
+                "driver": info.driver,
+                "backend": info.kind.name(),
+                "notes": c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect::<Vec<_>>(),
+            });
+            writeln!(f, "{rec}").map_err(|e| Error::io("writing bench JSON", e))?;
+        }
+        if !ok {
+            return Err(Error::Device(format!("{name}: the reconstruction violates the bound")));
+        }
+    }
+    println!(
+        "GB/s of input; 'k' = kernel time (GPU timestamps; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
+    );
+    Ok(())
 }
 
 fn demo(dims: &str, json_out: bool) -> Result<()> {
