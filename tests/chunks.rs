@@ -92,3 +92,43 @@ fn field_past_the_lavapipe_binding_limit() {
     let dc = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &Default::default()).unwrap();
     assert!(d.field.bytes == dc.field.bytes);
 }
+
+#[test]
+fn composed_presets_chunked_match_unchunked() {
+    let cases: Vec<(Dims, usize)> = vec![
+        (Dims::d1(30_001).unwrap(), 30_001),
+        (Dims::new(301, 300, 1).unwrap(), 301 * 300),
+        (Dims::new(40, 30, 300).unwrap(), 40 * 30 * 300),
+    ];
+    for (dims, n) in cases {
+        let v: Vec<f32> =
+            (0..n).map(|i| if i % 9001 == 3 { f32::NAN } else { ((i as f32) * 0.002).sin() * 40.0 + (i % 13) as f32 * 0.01 }).collect();
+        let field = Field::from_f32(dims, &v).unwrap();
+        for preset in ["szp_composed", "szp_centered", "szp"] {
+            let mk = |chunk: Option<u64>| {
+                let mut p = Pipeline::from_preset(preset).unwrap();
+                p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+                p.options.max_chunk_bytes = chunk;
+                p
+            };
+            let reference = mk(None).compress(cpu().as_ref(), &field).unwrap().bytes;
+            let expect = fzwgpu::decompress(cpu().as_ref(), &reference, &Default::default()).unwrap().field.bytes;
+            // small enough to split every stage into several chunks, large enough for one
+            // row of 128-tiles of the 2-D case
+            // several chunks for every stage; one row of 128-tiles still fits (2-D: 128 x 301,
+            // 3-D: 128 x 40 x 30 values)
+            for chunk in [128 * 301 * 4 + 512, 128 * 40 * 30 * 4 + 512] {
+                for (name, be) in backends() {
+                    let a = match mk(Some(chunk)).compress(be.as_ref(), &field) {
+                        Ok(c) => c.bytes,
+                        Err(fzwgpu::Error::TooLarge { .. }) if chunk < 128 * 40 * 30 * 4 => continue, // one tile row does not fit: a clear error
+                        Err(e) => panic!("{preset} {dims} chunk {chunk} on {name}: {e}"),
+                    };
+                    assert!(a == reference, "{preset} {dims} chunk {chunk} on {name}: archive differs from the unchunked one");
+                    let d = fzwgpu::decompress(be.as_ref(), &a, &RunOptions { max_chunk_bytes: Some(chunk) }).unwrap();
+                    assert!(d.field.bytes == expect, "{preset} {dims} chunk {chunk} on {name}: chunked decode differs");
+                }
+            }
+        }
+    }
+}

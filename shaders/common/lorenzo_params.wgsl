@@ -1,5 +1,7 @@
 // Parameters of the Lorenzo kernels (mirrored by LorenzoParams). Tiles of
 // tx * ty * tz elements reset the predictor (neighbours outside the tile count as 0).
+// Large fields run in slabs of whole tiles along the slowest used dimension: nx, ny, nz
+// are then the slab's extents and elem_base / tile_base place it.
 struct Params {
     nx: u32,
     ny: u32,
@@ -13,12 +15,12 @@ struct Params {
     ntz: u32,        // tiles along z
     axis: u32,       // lorenzo_scan_axis: 1 = y, 2 = z
     nlines: u32,     // lorenzo_scan_axis: lines to scan; lorenzo_scan_x: row segments
-    _pad0: u32,
-    _pad1: u32,
+    elem_base: u32,  // index of this slab's first value inside the bound windows
+    tile_base: u32,  // global index of this slab's first tile (means)
     _pad2: u32,
     _pad3: u32,
 }
 
 fn tile_index(x: u32, y: u32, z: u32) -> u32 {
-    return ((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + (x / P.tx);
+    return P.tile_base + ((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + (x / P.tx);
 }

@@ -18,7 +18,7 @@ fn nb(x: u32, y: u32, z: u32, dx: u32, dy: u32, dz: u32, x0: u32, y0: u32, z0: u
     if (x < x0 + dx || y < y0 + dy || z < z0 + dz) {
         return 0u;
     }
-    return codes[((z - dz) * P.ny + (y - dy)) * P.nx + (x - dx)] - mu;
+    return codes[P.elem_base + ((z - dz) * P.ny + (y - dy)) * P.nx + (x - dx)] - mu;
 }
 
 @compute @workgroup_size(WG)
@@ -38,7 +38,7 @@ fn lorenzo_forward(@builtin(local_invocation_index) lid: u32,
     let z0 = z - z % P.tz;
     var mu = 0u;
     if (P.centering == 1u) {
-        mu = codes[(z0 * P.ny + y0) * P.nx + x0];
+        mu = codes[P.elem_base + (z0 * P.ny + y0) * P.nx + x0];
         if (x == x0 && y == y0 && z == z0) {
             means[tile_index(x, y, z)] = mu;
         }
@@ -51,5 +51,5 @@ fn lorenzo_forward(@builtin(local_invocation_index) lid: u32,
         + nb(x, y, z, 1u, 0u, 1u, x0, y0, z0, mu)
         + nb(x, y, z, 0u, 1u, 1u, x0, y0, z0, mu)
         - nb(x, y, z, 1u, 1u, 1u, x0, y0, z0, mu);
-    residuals[i] = r;
+    residuals[P.elem_base + i] = r;
 }

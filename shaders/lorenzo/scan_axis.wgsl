@@ -39,7 +39,7 @@ fn lorenzo_scan_axis(@builtin(local_invocation_index) lid: u32,
     }
     var acc = 0u;
     for (var k = 0u; k < len; k++) {
-        acc = acc + values[start + k * stride];
-        values[start + k * stride] = acc;
+        acc = acc + values[P.elem_base + start + k * stride];
+        values[P.elem_base + start + k * stride] = acc;
     }
 }

@@ -26,7 +26,7 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
     let z = row / P.ny;
     let x0 = sx * P.tx;
     let len = min(P.tx, P.nx - x0);
-    let base = row * P.nx + x0;
+    let base = P.elem_base + row * P.nx + x0;
     let per = (len + WG - 1u) / WG;
     let lo = min(lid * per, len);
     let hi = min(lo + per, len);

@@ -23,6 +23,13 @@ use crate::types::{DataType, Dims};
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 32;
 
+/// One slab of whole tiles (see `LorenzoStage::slabs`).
+struct Slab {
+    p: LorenzoParams,
+    win_start: u64,
+    win_len: u64,
+}
+
 /// The Lorenzo stage.
 #[derive(Debug, Clone)]
 pub struct LorenzoStage {
@@ -79,16 +86,69 @@ impl LorenzoStage {
         p.ntx as u64 * p.nty as u64 * p.ntz as u64
     }
 
-    fn check_size(&self, r: &Recorder, n: u64) -> Result<()> {
-        let limit = r.backend.info().max_binding_bytes.min(u32::MAX as u64);
-        if n * 4 > limit {
+    fn check_binding(&self, r: &Recorder, bytes: u64) -> Result<()> {
+        let limit = r.backend.info().max_binding_bytes;
+        if bytes > limit {
+            return Err(Error::TooLarge { what: "Lorenzo tile heads".into(), actual: bytes, limit });
+        }
+        Ok(())
+    }
+
+    /// Slabs of whole tiles along the slowest used dimension, each fitting one binding
+    /// (`RunOptions::max_chunk_bytes` lowers the cap). Windows start 256-byte aligned;
+    /// `elem_base` and `tile_base` place the slab.
+    fn slabs(&self, r: &Recorder, p: &LorenzoParams, opts: &RunOptions) -> Result<Vec<Slab>> {
+        let mut limit = r.backend.info().max_binding_bytes.min(u32::MAX as u64 / 4 * 4);
+        if let Some(m) = opts.max_chunk_bytes {
+            limit = limit.min(m);
+        }
+        let (nx, ny, nz) = (p.nx as u64, p.ny as u64, p.nz as u64);
+        // the slowest used dim, its tile extent, elements per unit along it, tiles per tile-row
+        let (ext, tile_full, unit, tiles_per) = if nz > 1 {
+            (nz, p.tz as u64, nx * ny, p.ntx as u64 * p.nty as u64)
+        } else if ny > 1 {
+            (ny, p.ty as u64, nx, p.ntx as u64)
+        } else {
+            (nx, p.tx as u64, 1, 1)
+        };
+        let tile = tile_full.min(ext);
+        let per_tile_row = tile * unit * 4; // bytes of one row of tiles
+        let rows = limit.saturating_sub(256) / per_tile_row;
+        if rows == 0 {
             return Err(Error::TooLarge {
-                what: "Lorenzo field (one storage binding; chunked Lorenzo is not implemented yet)".into(),
-                actual: n * 4,
+                what: "one row of Lorenzo tiles (lower block_size or raise max_chunk_bytes)".into(),
+                actual: per_tile_row + 256,
                 limit,
             });
         }
-        Ok(())
+        let step = rows * tile; // extent per slab
+        let mut out = Vec::new();
+        let mut a = 0;
+        while a < ext {
+            let h = step.min(ext - a);
+            let start = a * unit * 4;
+            let win_start = start / 256 * 256;
+            let mut q = *p;
+            match (nz > 1, ny > 1) {
+                (true, _) => {
+                    q.nz = h as u32;
+                    q.ntz = q.nz.div_ceil(q.tz);
+                }
+                (false, true) => {
+                    q.ny = h as u32;
+                    q.nty = q.ny.div_ceil(q.ty);
+                }
+                _ => {
+                    q.nx = h as u32;
+                    q.ntx = q.nx.div_ceil(q.tx);
+                }
+            }
+            q.elem_base = ((start - win_start) / 4) as u32;
+            q.tile_base = ((a / tile_full) * tiles_per) as u32;
+            out.push(Slab { p: q, win_start, win_len: start - win_start + h * unit * 4 });
+            a += h;
+        }
+        Ok(out)
     }
 
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
@@ -137,43 +197,42 @@ impl Stage for LorenzoStage {
         v
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Lorenzo: no input".into()))?.device("Lorenzo input")?;
         let n = len / 4;
         let dims = self
             .dims
             .filter(|d| d.len() == n)
             .ok_or_else(|| Error::Input(format!("Lorenzo: {n} codes do not match the pipeline dims {:?}", self.dims)))?;
-        self.check_size(r, n)?;
         let p = self.params(dims)?;
         let tiles = Self::tiles(&p);
         let res = r.alloc(n * 4)?;
         let means = r.alloc(4 * tiles)?;
+        let means_w = BufSlice::new(means, 0, 4 * tiles);
+        self.check_binding(r, 4 * tiles)?;
         let wg = workgroup_size(Kernel::LorenzoForward)? as u64;
-        r.dispatch(
-            Kernel::LorenzoForward,
-            false,
-            &p,
-            &[BufSlice::new(input.buf, input.offset, n * 4), BufSlice::new(res, 0, n * 4), BufSlice::new(means, 0, 4 * tiles)],
-            n.div_ceil(wg),
-        )?;
+        for s in self.slabs(r, &p, opts)? {
+            let (inw, outw) = (BufSlice::new(input.buf, input.offset + s.win_start, s.win_len), BufSlice::new(res, s.win_start, s.win_len));
+            let n_s = s.p.nx as u64 * s.p.ny as u64 * s.p.nz as u64;
+            r.dispatch(Kernel::LorenzoForward, false, &s.p, &[inw, outw, means_w], n_s.div_ceil(wg))?;
+        }
         let mut out = vec![PortData::Device { slice: BufSlice::new(res, 0, n * 4), len: n * 4, host: None }];
         if self.centering {
-            out.push(PortData::Device { slice: BufSlice::new(means, 0, 4 * tiles), len: 4 * tiles, host: None });
+            out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
         }
         Ok(out)
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let dims = self.dims.ok_or_else(|| Error::corrupt("Lorenzo: no stored dims"))?;
         let n = dims.len();
         let (res, len) = inputs.first().ok_or_else(|| Error::Pipeline("Lorenzo inverse: no residuals".into()))?.device("residuals")?;
         if len != n * 4 {
             return Err(Error::corrupt(format!("Lorenzo: {len} residual bytes for dims {dims}")));
         }
-        self.check_size(r, n)?;
-        let mut p = self.params(dims)?;
+        let p = self.params(dims)?;
         let tiles = Self::tiles(&p);
+        self.check_binding(r, 4 * tiles)?;
         let means = if self.centering {
             let (m, mlen) = inputs.get(1).ok_or_else(|| Error::corrupt("Lorenzo: means missing"))?.device("means")?;
             if mlen != 4 * tiles {
@@ -184,22 +243,25 @@ impl Stage for LorenzoStage {
             BufSlice::new(r.temp(16)?, 0, 16)
         };
         let out = r.alloc(n * 4)?;
-        let out_w = BufSlice::new(out, 0, n * 4);
-        r.copy(BufSlice::new(res.buf, res.offset, n * 4), out_w);
-        p.nlines = p.ntx * p.ny * p.nz;
-        r.dispatch(Kernel::LorenzoScanX, false, &p, &[means, out_w], p.nlines as u64)?;
+        r.copy(BufSlice::new(res.buf, res.offset, n * 4), BufSlice::new(out, 0, n * 4));
         let wg = workgroup_size(Kernel::LorenzoScanAxis)? as u64;
-        if p.ny > 1 {
-            p.axis = 1;
-            p.nlines = p.nx * p.nty * p.nz;
-            r.dispatch(Kernel::LorenzoScanAxis, false, &p, &[out_w], (p.nlines as u64).div_ceil(wg))?;
+        for s in self.slabs(r, &p, opts)? {
+            let w = BufSlice::new(out, s.win_start, s.win_len);
+            let mut q = s.p;
+            q.nlines = q.ntx * q.ny * q.nz;
+            r.dispatch(Kernel::LorenzoScanX, false, &q, &[means, w], q.nlines as u64)?;
+            if q.ny > 1 {
+                q.axis = 1;
+                q.nlines = q.nx * q.nty * q.nz;
+                r.dispatch(Kernel::LorenzoScanAxis, false, &q, &[w], (q.nlines as u64).div_ceil(wg))?;
+            }
+            if q.nz > 1 {
+                q.axis = 2;
+                q.nlines = q.nx * q.ny * q.ntz;
+                r.dispatch(Kernel::LorenzoScanAxis, false, &q, &[w], (q.nlines as u64).div_ceil(wg))?;
+            }
         }
-        if p.nz > 1 {
-            p.axis = 2;
-            p.nlines = p.nx * p.ny * p.ntz;
-            r.dispatch(Kernel::LorenzoScanAxis, false, &p, &[out_w], (p.nlines as u64).div_ceil(wg))?;
-        }
-        Ok(vec![PortData::Device { slice: out_w, len: n * 4, host: None }])
+        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, n * 4), len: n * 4, host: None }])
     }
 
     fn config_bytes(&self) -> Vec<u8> {

@@ -6,7 +6,7 @@ use crate::kernels::params::LorenzoParams;
 use rayon::prelude::*;
 
 fn tile_index(p: &LorenzoParams, x: u32, y: u32, z: u32) -> u32 {
-    ((z / p.tz) * p.nty + (y / p.ty)) * p.ntx + (x / p.tx)
+    p.tile_base + ((z / p.tz) * p.nty + (y / p.ty)) * p.ntx + (x / p.tx)
 }
 
 /// The Lorenzo residual of element i (twin of lorenzo_forward's per-element work).
@@ -35,11 +35,13 @@ pub fn residual(p: &LorenzoParams, codes: &[u32], i: u32) -> u32 {
 pub fn lorenzo_forward(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: LorenzoParams = params(pb)?;
     let codes: &[u32] = view(b.ro[0], "lorenzo_forward.codes")?;
+    let codes = codes.get(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_forward: elem_base".into()))?;
     let n = (p.nx * p.ny * p.nz) as usize;
     let n = n.min(groups as usize * 256);
     need(codes.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_forward codes")?;
     let [res, means] = &mut b.rw[..] else { return Err(Error::Device("lorenzo_forward: bindings".into())) };
     let res: &mut [u32] = view_mut(res, "residuals")?;
+    let res = res.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_forward: elem_base".into()))?;
     let means: &mut [u32] = view_mut(means, "means")?;
     need(res.len() >= n, "lorenzo_forward residuals")?;
     res[..n].par_iter_mut().enumerate().for_each(|(i, r)| *r = residual(&p, codes, i as u32));
@@ -65,6 +67,7 @@ pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: LorenzoParams = params(pb)?;
     let means: &[u32] = view(b.ro[0], "lorenzo_scan_x.means")?;
     let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_x.values")?;
+    let values = values.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_x: elem_base".into()))?;
     let lines = p.nlines.min(groups);
     need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_x values")?;
     let rows: Vec<&mut [u32]> = values[..(p.nx * p.ny * p.nz) as usize].chunks_mut(p.nx as usize).collect();
@@ -94,6 +97,7 @@ pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 pub fn lorenzo_scan_axis(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: LorenzoParams = params(pb)?;
     let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_axis.values")?;
+    let values = values.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_axis: elem_base".into()))?;
     need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_axis values")?;
     let lines = p.nlines.min(groups.saturating_mul(256));
     for l in 0..lines {
