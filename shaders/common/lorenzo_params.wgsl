@@ -21,6 +21,4 @@ struct Params {
     _pad3: u32,
 }
 
-fn tile_index(x: u32, y: u32, z: u32) -> u32 {
-    return P.tile_base + ((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + (x / P.tx);
-}
+#include "common/lorenzo_tiles.wgsl"
