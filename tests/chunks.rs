@@ -35,7 +35,7 @@ fn chunk_limits_never_change_the_archive() {
                 for (name, be) in backends() {
                     let a = compress(be.as_ref(), &field, bs, Some(chunk));
                     assert!(a == reference, "{dt} bs={bs} chunk={chunk} on {name}: archive differs from the unchunked one");
-                    let opts = RunOptions { max_chunk_bytes: Some(chunk) };
+                    let opts = RunOptions { max_chunk_bytes: Some(chunk), ..Default::default() };
                     let d = fzwgpu::decompress(be.as_ref(), &a, &opts).unwrap();
                     let d0 = fzwgpu::decompress(cpu().as_ref(), &a, &Default::default()).unwrap();
                     assert!(d.field.bytes == d0.field.bytes, "{dt} bs={bs} chunk={chunk} on {name}: chunked decode differs");
@@ -125,7 +125,8 @@ fn composed_presets_chunked_match_unchunked() {
                         Err(e) => panic!("{preset} {dims} chunk {chunk} on {name}: {e}"),
                     };
                     assert!(a == reference, "{preset} {dims} chunk {chunk} on {name}: archive differs from the unchunked one");
-                    let d = fzwgpu::decompress(be.as_ref(), &a, &RunOptions { max_chunk_bytes: Some(chunk) }).unwrap();
+                    let d =
+                        fzwgpu::decompress(be.as_ref(), &a, &RunOptions { max_chunk_bytes: Some(chunk), ..Default::default() }).unwrap();
                     assert!(d.field.bytes == expect, "{preset} {dims} chunk {chunk} on {name}: chunked decode differs");
                 }
             }

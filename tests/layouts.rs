@@ -1,7 +1,9 @@
 //! Every WGSL kernel parses and validates with naga, and every Rust params struct
 //! matches its WGSL twin field by field (names and offsets) and in size.
 
-use fzwgpu::kernels::params::{BitpackParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64};
+use fzwgpu::kernels::params::{
+    BitpackParams, ChainParams32, ChainParams64, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64,
+};
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
 #[test]

@@ -45,6 +45,9 @@ impl Stage for Mock {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 fn mock(ins: &[DataType], outs: &[DataType]) -> Box<dyn Stage> {

@@ -5,7 +5,7 @@ struct Params {
     zigzag: u32,     // 1: codes are zigzag(q) (uint32), 0: q as int32 bits
     count: u32,      // quant_patch: outliers in this chunk
     chunk: u32,      // slot in the totals buffer
-    _pad0: u32,
+    codes_off: u32,  // quant_encode: 1 = flags only (the fused chain computes codes itself)
     _pad1: u32,
     _pad2: u32,
     eb: FT,          // the bound checked, rounded down to FT

@@ -27,6 +27,8 @@ fn quant_encode(@builtin(local_invocation_index) lid: u32,
         return;
     }
     let qv = quantize_value(i);
-    codes[i] = encode_code(qv.x);
+    if (P.codes_off == 0u) {
+        codes[i] = encode_code(qv.x);
+    }
     flags[i] = select(1u, 0u, qv.y == 1i);
 }

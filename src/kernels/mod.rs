@@ -38,10 +38,12 @@ pub enum Kernel {
     SzpPack,
     SzpMetaCost,
     SzpUnpack,
+    ChainWidth,
+    ChainPack,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 23] = [
+    pub const ALL: [Kernel; 25] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -65,6 +67,8 @@ impl Kernel {
         Kernel::SzpPack,
         Kernel::SzpMetaCost,
         Kernel::SzpUnpack,
+        Kernel::ChainWidth,
+        Kernel::ChainPack,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -93,6 +97,8 @@ impl Kernel {
             Kernel::SzpPack => "szp_pack",
             Kernel::SzpMetaCost => "szp_meta_cost",
             Kernel::SzpUnpack => "szp_unpack",
+            Kernel::ChainWidth => "chain_width",
+            Kernel::ChainPack => "chain_pack",
         }
     }
 
@@ -122,6 +128,8 @@ impl Kernel {
             Kernel::SzpPack => "szp/pack.wgsl",
             Kernel::SzpMetaCost => "szp/meta_cost.wgsl",
             Kernel::SzpUnpack => "szp/unpack.wgsl",
+            Kernel::ChainWidth => "chain/width.wgsl",
+            Kernel::ChainPack => "chain/pack.wgsl",
         }
     }
 

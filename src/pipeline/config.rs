@@ -145,6 +145,9 @@ pub fn parse(text: &str) -> Result<Pipeline> {
             p.pool_multiplier = m;
         }
         primary = t.str("primary_source")?;
+        if let Some(f) = t.str("fusion")? {
+            p.options.fusion = f.parse()?;
+        }
         if let Some(c) = t.int("max_chunk_bytes")? {
             if c <= 0 {
                 return Err(Error::config("[pipeline] max_chunk_bytes must be > 0"));

@@ -11,7 +11,10 @@ use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::format::fzm::{self, BufferEntry, StageInfo, EXTERNAL_ID, STAGE_FLAG_PRIMARY};
 use crate::recording::{BufSlice, Recorder};
-use crate::stages::{self, PartLen, PortData, RunOptions, Stage};
+use crate::stages::bitpack::BitpackStage;
+use crate::stages::lorenzo::LorenzoStage;
+use crate::stages::quantizer::QuantizerStage;
+use crate::stages::{self, FusionPolicy, PartLen, PortData, RunOptions, Stage};
 use crate::types::{DataType, Dims, ErrorBound, Field};
 use config::MemoryStrategy;
 use std::collections::HashMap;
@@ -294,6 +297,29 @@ impl Pipeline {
         Ok(())
     }
 
+    /// (quantizer, lorenzo, bitpack) node triples that form a fusable chain: the
+    /// Quantizer's codes feed only the Lorenzo, whose residuals feed only the
+    /// AdaptiveBitpack.
+    fn fusable_chains(&self, consumers: &HashMap<(usize, usize), usize>) -> Vec<(usize, usize, usize)> {
+        let only_consumer = |node: usize, port: usize| -> Option<usize> {
+            if consumers.get(&(node, port)) != Some(&1) {
+                return None;
+            }
+            self.nodes.iter().position(|n| n.inputs.first() == Some(&Some(Source::Port { node, port })))
+        };
+        let is = |i: usize, id: u16| self.nodes[i].stage.type_id() == id;
+        let mut out = Vec::new();
+        for i in 0..self.nodes.len() {
+            if !is(i, stages::ids::QUANTIZER) {
+                continue;
+            }
+            let Some(j) = only_consumer(i, 0).filter(|&j| is(j, stages::ids::LORENZO)) else { continue };
+            let Some(k) = only_consumer(j, 0).filter(|&k| is(k, stages::ids::BITPACK)) else { continue };
+            out.push((i, j, k));
+        }
+        out
+    }
+
     fn consumers(&self) -> HashMap<(usize, usize), usize> {
         let mut c = HashMap::new();
         for node in &self.nodes {
@@ -340,7 +366,15 @@ impl Pipeline {
         be.write_buffer(inbuf, 0, &field.bytes)?;
         let external = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
         let mut values: Vec<Vec<PortData>> = (0..self.nodes.len()).map(|_| Vec::new()).collect();
+        let chains = if opts.fusion == FusionPolicy::Off { Vec::new() } else { self.fusable_chains(&consumers) };
+        if opts.fusion == FusionPolicy::Force && chains.is_empty() {
+            return Err(Error::Pipeline("fusion = force, but there is no Quantizer -> Lorenzo -> AdaptiveBitpack chain to fuse".into()));
+        }
+        let mut fused_nodes: Vec<usize> = Vec::new();
         for &i in &self.order.clone() {
+            if fused_nodes.contains(&i) {
+                continue;
+            }
             let inputs: Vec<PortData> = self.nodes[i]
                 .inputs
                 .iter()
@@ -351,6 +385,39 @@ impl Pipeline {
                     }
                 })
                 .collect::<Result<_>>()?;
+            if let Some(&(_, j, k)) = chains.iter().find(|c| c.0 == i) {
+                self.nodes[i].stage.prepare_forward(&mut r, &inputs, &opts)?;
+                let n = inputs[0].device("field")?.1 / field.dtype.size() as u64;
+                let [qn, ln, bn] = self.nodes.get_disjoint_mut([i, j, k]).map_err(|_| Error::Pipeline("fusion: bad chain".into()))?;
+                let (q, l, b) = (
+                    qn.stage.as_any_mut().downcast_mut::<QuantizerStage>(),
+                    ln.stage.as_any_mut().downcast_mut::<LorenzoStage>(),
+                    bn.stage.as_any_mut().downcast_mut::<BitpackStage>(),
+                );
+                let (Some(q), Some(l), Some(b)) = (q, l, b) else { return Err(Error::Pipeline("fusion: stage types".into())) };
+                match stages::chain::ineligible(q, l, b, &r, n, &opts) {
+                    None => {
+                        let [qo, lo, bo] = stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
+                        let names = format!("{}+{}+{}", qn.name, ln.name, bn.name);
+                        values[i] = qo;
+                        values[j] = lo;
+                        values[k] = bo;
+                        fused_nodes.extend([j, k]);
+                        notes.push(("pipeline".into(), format!("fused={names}")));
+                        continue;
+                    }
+                    Some(why) if opts.fusion == FusionPolicy::Force => {
+                        return Err(Error::Pipeline(format!(
+                            "fusion = force, but {}+{}+{} cannot be fused: {why}",
+                            qn.name, ln.name, bn.name
+                        )))
+                    }
+                    Some(why) => notes.push(("pipeline".into(), format!("staged={}+{}+{} ({why})", qn.name, ln.name, bn.name))),
+                }
+                let outs = self.nodes[i].stage.record_forward(&mut r, &inputs, &opts)?;
+                values[i] = outs;
+                continue;
+            }
             let node = &mut self.nodes[i];
             node.stage.prepare_forward(&mut r, &inputs, &opts)?;
             let outs = node.stage.record_forward(&mut r, &inputs, &opts)?;

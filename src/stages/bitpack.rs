@@ -26,28 +26,28 @@ const CHUNK_BLOCK_ALIGN: u64 = 256;
 /// The AdaptiveBitpack stage.
 #[derive(Debug, Clone)]
 pub struct BitpackStage {
-    dtype: DataType,
-    block_size: u32,
-    n: Option<u64>,
+    pub(crate) dtype: DataType,
+    pub(crate) block_size: u32,
+    pub(crate) n: Option<u64>,
     zero_blocks: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Geo {
-    n: u64,
-    bs: u64,
-    nb: u64,
-    cb: u64,
-    nchunks: u64,
+pub(crate) struct Geo {
+    pub(crate) n: u64,
+    pub(crate) bs: u64,
+    pub(crate) nb: u64,
+    pub(crate) cb: u64,
+    pub(crate) nchunks: u64,
 }
 
 impl Geo {
-    fn chunk(&self, k: u64) -> (u64, u64, u64) {
+    pub(crate) fn chunk(&self, k: u64) -> (u64, u64, u64) {
         let b0 = k * self.cb;
         let nbk = self.cb.min(self.nb - b0);
         (b0, nbk, (self.n - b0 * self.bs).min(nbk * self.bs))
     }
-    fn meta_pad(&self) -> u64 {
+    pub(crate) fn meta_pad(&self) -> u64 {
         self.nb.next_multiple_of(8)
     }
 }
@@ -79,7 +79,7 @@ impl BitpackStage {
         Some(z as f64 / nb as f64)
     }
 
-    fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
+    pub(crate) fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
         let bs = self.block_size as u64;
         let nb = n.div_ceil(bs);
         let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
@@ -278,6 +278,9 @@ impl Stage for BitpackStage {
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 }

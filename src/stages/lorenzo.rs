@@ -35,8 +35,8 @@ struct Slab {
 pub struct LorenzoStage {
     dtype: DataType,
     block_size: u32,
-    centering: bool,
-    dims: Option<Dims>,
+    pub(crate) centering: bool,
+    pub(crate) dims: Option<Dims>,
 }
 
 impl LorenzoStage {
@@ -61,7 +61,7 @@ impl LorenzoStage {
         Self::new(dtype, bs, centering)
     }
 
-    fn params(&self, d: Dims) -> Result<LorenzoParams> {
+    pub(crate) fn params(&self, d: Dims) -> Result<LorenzoParams> {
         let bs = self.block_size;
         let rank = d.rank();
         let (tx, ty, tz) = (bs, if rank >= 2 { bs } else { 1 }, if rank >= 3 { bs } else { 1 });
@@ -82,7 +82,7 @@ impl LorenzoStage {
         })
     }
 
-    fn tiles(p: &LorenzoParams) -> u64 {
+    pub(crate) fn tiles(p: &LorenzoParams) -> u64 {
         p.ntx as u64 * p.nty as u64 * p.ntz as u64
     }
 
@@ -287,6 +287,9 @@ impl Stage for LorenzoStage {
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 }

@@ -89,9 +89,36 @@ impl PortData {
     }
 }
 
+/// Whether adjacent Quantizer -> Lorenzo -> AdaptiveBitpack stages run as fused
+/// kernels (the archive bytes are the same either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FusionPolicy {
+    /// Always the staged kernels.
+    Off,
+    /// Fuse every eligible chain (the field fits one binding), stage the rest.
+    #[default]
+    Auto,
+    /// Fuse, or fail with an error naming why not.
+    Force,
+}
+
+impl std::str::FromStr for FusionPolicy {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "off" => Ok(FusionPolicy::Off),
+            "auto" => Ok(FusionPolicy::Auto),
+            "force" => Ok(FusionPolicy::Force),
+            other => Err(Error::config(format!("fusion '{other}' (off, auto or force)"))),
+        }
+    }
+}
+
 /// Per-run options that affect how (not what) a stage records.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
+    /// Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack chains.
+    pub fusion: FusionPolicy,
     /// Cap on the bytes one kernel binding may cover (default: the device limit).
     /// Smaller values exercise the chunked paths on small data; they never change the
     /// archive bytes.
@@ -171,6 +198,7 @@ pub trait Stage: Send {
     }
     /// For downcasting to the concrete stage (e.g. `SzxStage::constant_block_fraction`).
     fn as_any(&self) -> &dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// Build a stage from its archived type id, version and config bytes.
@@ -212,3 +240,4 @@ pub fn type_name_of(id: u16) -> &'static str {
     }
 }
 pub mod bound;
+pub mod chain;

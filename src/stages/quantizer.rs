@@ -50,8 +50,11 @@ impl Default for QuantizerConfig {
 pub struct QuantizerStage {
     cfg: QuantizerConfig,
     dims: Option<Dims>,
-    resolved: Option<Resolved>,
+    pub(crate) resolved: Option<Resolved>,
     outliers: Option<u64>,
+    /// Set by the fused chain: record only the outlier list (codes are computed by the
+    /// fused kernels).
+    pub(crate) skip_codes: bool,
 }
 
 impl QuantizerStage {
@@ -63,7 +66,7 @@ impl QuantizerStage {
             return Err(Error::config(format!("Quantizer code_type must be int32 or uint32, got {}", cfg.code_type)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None })
+        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None, skip_codes: false })
     }
 
     pub fn config(&self) -> &QuantizerConfig {
@@ -131,18 +134,52 @@ impl QuantizerStage {
         Resolved::new(self.cfg.input_type, self.cfg.bound, self.dims, n, range, self.cfg.power_of_two_bound)
     }
 
+    pub(crate) fn f64v_pub(&self) -> bool {
+        self.f64v()
+    }
+    pub(crate) fn zigzag_pub(&self) -> bool {
+        self.zigzag()
+    }
+
     fn params(&self, res: &Resolved, n: u64, base: u64, chunk: u64, count: u64) -> Vec<u8> {
         let (n, base, zigzag, count, chunk) = (n as u32, base as u32, self.zigzag() as u32, count as u32, chunk as u32);
+        let codes_off = self.skip_codes as u32;
         if self.f64v() {
             let (eb, inv, step) = res.steps::<f64>();
             let limit = if res.exact { 0.0 } else { 2147483648.0 };
-            bytemuck::bytes_of(&QuantParams64 { n, base, zigzag, count, chunk, eb, inv, step, one: 1.0, limit, ..Default::default() })
-                .to_vec()
+            bytemuck::bytes_of(&QuantParams64 {
+                n,
+                base,
+                zigzag,
+                count,
+                chunk,
+                codes_off,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            })
+            .to_vec()
         } else {
             let (eb, inv, step) = res.steps::<f32>();
             let limit = if res.exact { 0.0 } else { 16777216.0 };
-            bytemuck::bytes_of(&QuantParams32 { n, base, zigzag, count, chunk, eb, inv, step, one: 1.0, limit, ..Default::default() })
-                .to_vec()
+            bytemuck::bytes_of(&QuantParams32 {
+                n,
+                base,
+                zigzag,
+                count,
+                chunk,
+                codes_off,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit,
+                ..Default::default()
+            })
+            .to_vec()
         }
     }
 
@@ -173,6 +210,7 @@ impl QuantizerStage {
             dims: Some(res.dims),
             resolved: Some(res),
             outliers: Some(u64_at(80)),
+            skip_codes: false,
         })
     }
 }
@@ -238,7 +276,7 @@ impl Stage for QuantizerStage {
         let nchunks = n.div_ceil(ce);
         let sz = self.sz();
         let wg = workgroup_size(Kernel::QuantEncode)? as u64;
-        let codes = r.alloc(n * 4)?;
+        let codes = r.alloc(if self.skip_codes { 16 } else { n * 4 })?;
         let totals = r.alloc(4 * nchunks)?;
         let totals_w = BufSlice::new(totals, 0, (4 * nchunks).next_multiple_of(4));
         let flags = r.temp(4 * ce.min(n))?;
@@ -249,7 +287,7 @@ impl Stage for QuantizerStage {
             let nk = ce.min(n - k * ce);
             let p = self.params(&res, nk, k * ce, k, 0);
             let in_w = BufSlice::new(input.buf, input.offset + k * ce * sz, nk * sz);
-            let codes_w = BufSlice::new(codes, k * ce * 4, nk * 4);
+            let codes_w = if self.skip_codes { BufSlice::new(codes, 0, 16) } else { BufSlice::new(codes, k * ce * 4, nk * 4) };
             let (flags_w, pos_w) = (BufSlice::new(flags, 0, nk * 4), BufSlice::new(pos, 0, nk * 4));
             let f64v = self.f64v();
             r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, flags_w], nk.div_ceil(wg))?;
@@ -259,7 +297,11 @@ impl Stage for QuantizerStage {
             r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, flags_w, pos_w, ent_w, totals_w], nk.div_ceil(wg))?;
             parts.push(Part { slice: ent_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 2 * sz } });
         }
-        Ok(vec![PortData::Device { slice: BufSlice::new(codes, 0, n * 4), len: n * 4, host: None }, PortData::Deferred { parts }])
+        let codes_out = if self.skip_codes { BufSlice::new(codes, 0, 16) } else { BufSlice::new(codes, 0, n * 4) };
+        Ok(vec![
+            PortData::Device { slice: codes_out, len: if self.skip_codes { 0 } else { n * 4 }, host: None },
+            PortData::Deferred { parts },
+        ])
     }
 
     fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
@@ -398,6 +440,9 @@ impl Stage for QuantizerStage {
         self.resolved.map(|r| r.eb_abs)
     }
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 }

@@ -533,6 +533,9 @@ impl Stage for SzxStage {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 const _: () = assert!(CONFIG_BYTES <= MAX_CONFIG_BYTES);

@@ -3,6 +3,7 @@
 //! the reference for the GPU tests and the backend when no GPU is present.
 
 pub mod bitpack;
+pub mod chain;
 pub mod lorenzo;
 pub mod quant;
 pub mod scan;
@@ -65,6 +66,10 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::SzpMetaCost, true) => szp::szp_meta_cost::<f64>,
         (Kernel::SzpUnpack, false) => szp::szp_unpack::<f32>,
         (Kernel::SzpUnpack, true) => szp::szp_unpack::<f64>,
+        (Kernel::ChainWidth, false) => chain::chain_width::<f32>,
+        (Kernel::ChainWidth, true) => chain::chain_width::<f64>,
+        (Kernel::ChainPack, false) => chain::chain_pack::<f32>,
+        (Kernel::ChainPack, true) => chain::chain_pack::<f64>,
     }
 }
 

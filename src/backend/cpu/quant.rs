@@ -54,11 +54,20 @@ pub fn quant_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     };
     let codes: &mut [u32] = view_mut(codes, "codes")?;
     let flags: &mut [u32] = view_mut(flags, "flags")?;
-    need(codes.len() >= n && flags.len() >= n, "quant_encode outputs")?;
+    need((p.codes_off == 1 || codes.len() >= n) && flags.len() >= n, "quant_encode outputs")?;
+    let mut dummy = Vec::new();
+    let codes: &mut [u32] = if p.codes_off == 1 {
+        dummy.resize(n, 0u32);
+        &mut dummy
+    } else {
+        &mut codes[..n]
+    };
     codes[..n].par_iter_mut().zip(flags[..n].par_iter_mut()).enumerate().for_each(|(i, (c, f))| {
         let (_, class) = F::key_class(data_u, i);
         let q = quantize_one(data_f[i], class, &p);
-        *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
+        if p.codes_off == 0 {
+            *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
+        }
         *f = q.is_none() as u32;
     });
     Ok(())

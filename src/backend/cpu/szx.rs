@@ -65,6 +65,7 @@ pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::
 /// The Quantizer params in typed form (shaders/common/quant_params.wgsl).
 #[derive(Debug, Clone, Copy)]
 pub struct QuantP<F> {
+    pub codes_off: u32,
     pub n: u32,
     pub base: u32,
     pub zigzag: u32,
@@ -239,6 +240,7 @@ impl SzxFloat for f32 {
     fn zparams(p: &[u8]) -> Result<QuantP<f32>> {
         let q: SzpParams32 = params(p)?;
         Ok(QuantP {
+            codes_off: 0,
             n: q.n,
             base: 0,
             zigzag: 1,
@@ -264,6 +266,7 @@ impl SzxFloat for f32 {
     fn qparams(p: &[u8]) -> Result<QuantP<f32>> {
         let q: QuantParams32 = params(p)?;
         Ok(QuantP {
+            codes_off: q.codes_off,
             n: q.n,
             base: q.base,
             zigzag: q.zigzag,
@@ -380,6 +383,7 @@ impl SzxFloat for f64 {
     fn zparams(p: &[u8]) -> Result<QuantP<f64>> {
         let q: SzpParams64 = params(p)?;
         Ok(QuantP {
+            codes_off: 0,
             n: q.n,
             base: 0,
             zigzag: 1,
@@ -405,6 +409,7 @@ impl SzxFloat for f64 {
     fn qparams(p: &[u8]) -> Result<QuantP<f64>> {
         let q: QuantParams64 = params(p)?;
         Ok(QuantP {
+            codes_off: q.codes_off,
             n: q.n,
             base: q.base,
             zigzag: q.zigzag,

@@ -1,0 +1,225 @@
+//! Twins of shaders/chain/*.wgsl: the fused Quantizer -> Lorenzo -> AdaptiveBitpack
+//! forward kernels, built from the staged twins' functions so both paths share one
+//! definition of every step.
+
+use super::bitpack::{block_words, pack_codes};
+use super::lorenzo::residual;
+use super::quant::{encode_code, quantize_one};
+use super::szx::{QuantP, SzxFloat, SzxP};
+use super::{need, params, view, view_mut, view_trunc, Bindings};
+use crate::error::{Error, Result};
+use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
+use rayon::prelude::*;
+
+struct ChainP<F> {
+    n: u32,
+    block_size: u32,
+    nblocks: u32,
+    chunk: u32,
+    base: u32,
+    bzigzag: bool,
+    q: QuantP<F>,
+    l: LorenzoParams,
+}
+
+macro_rules! chain_p {
+    ($c:expr) => {{
+        let c = $c;
+        ChainP {
+            n: c.n,
+            block_size: c.block_size,
+            nblocks: c.nblocks,
+            chunk: c.chunk,
+            base: c.base,
+            bzigzag: c.bzigzag == 1,
+            q: QuantP {
+                codes_off: 0,
+                n: 0,
+                base: 0,
+                zigzag: c.qzigzag,
+                count: 0,
+                chunk: 0,
+                math: SzxP {
+                    n: 0,
+                    block_size: 1,
+                    nblocks: 0,
+                    exact: 0,
+                    chunk: 0,
+                    word_base: 0,
+                    eb: c.eb,
+                    inv: c.inv,
+                    step: c.step,
+                    one: c.one,
+                    tiny: 0.0,
+                    two_maxw: 0.0,
+                },
+                limit: c.limit,
+            },
+            l: LorenzoParams {
+                nx: c.nx,
+                ny: c.ny,
+                nz: c.nz,
+                centering: c.centering,
+                tx: c.tx,
+                ty: c.ty,
+                tz: c.tz,
+                ntx: c.ntx,
+                nty: c.nty,
+                ntz: c.nz.div_ceil(c.tz),
+                tile_base: c.tile_base,
+                ..Default::default()
+            },
+        }
+    }};
+}
+
+fn chain_params<F: SzxFloat>(pb: &[u8]) -> Result<ChainP<F>> {
+    // F decides the variant; the casts below are between identical types
+    if F::WT == 2 {
+        let c: ChainParams64 = params(pb)?;
+        let p = chain_p!(c);
+        Ok(unsafe_cast(p))
+    } else {
+        let c: ChainParams32 = params(pb)?;
+        let p = chain_p!(c);
+        Ok(unsafe_cast(p))
+    }
+}
+
+/// ChainP<f32|f64> -> ChainP<F> where F is that very type (checked by size).
+fn unsafe_cast<A: SzxFloat, F: SzxFloat>(p: ChainP<A>) -> ChainP<F> {
+    let conv = |x: A| F::from_f64(x.to_f64());
+    ChainP {
+        n: p.n,
+        block_size: p.block_size,
+        nblocks: p.nblocks,
+        chunk: p.chunk,
+        base: p.base,
+        bzigzag: p.bzigzag,
+        q: QuantP {
+            codes_off: 0,
+            n: 0,
+            base: 0,
+            zigzag: p.q.zigzag,
+            count: 0,
+            chunk: 0,
+            math: SzxP {
+                n: 0,
+                block_size: 1,
+                nblocks: 0,
+                exact: 0,
+                chunk: 0,
+                word_base: 0,
+                eb: conv(p.q.math.eb),
+                inv: conv(p.q.math.inv),
+                step: conv(p.q.math.step),
+                one: conv(p.q.math.one),
+                tiny: F::ZERO,
+                two_maxw: F::ZERO,
+            },
+            limit: conv(p.q.limit),
+        },
+        l: p.l,
+    }
+}
+
+fn packed_value(r: u32, zz: bool) -> u32 {
+    if zz {
+        let q = r as i32;
+        ((q << 1) ^ (q >> 31)) as u32
+    } else {
+        r
+    }
+}
+
+/// The staged Quantizer's codes for the whole field.
+fn all_codes<F: SzxFloat>(p: &ChainP<F>, data_u: &[u32], data_f: &[F]) -> Result<Vec<u32>> {
+    let total = (p.l.nx as usize) * (p.l.ny as usize) * (p.l.nz as usize);
+    need(data_f.len() >= total, "chain input window")?;
+    Ok((0..total)
+        .into_par_iter()
+        .map(|j| encode_code(quantize_one(data_f[j], F::key_class(data_u, j).1, &p.q).unwrap_or(0), p.q.zigzag == 1))
+        .collect())
+}
+
+fn block_len<F>(p: &ChainP<F>, b: u32) -> u32 {
+    p.block_size.min(p.n - b * p.block_size)
+}
+
+/// Twin of `chain_width`.
+pub fn chain_width<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = chain_params::<F>(pb)?;
+    let data_u: &[u32] = view(b.ro[0], "chain_width.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[1], "chain_width.data_f")?;
+    let codes = all_codes(&p, data_u, data_f)?;
+    let nb = p.nblocks.min(groups) as usize;
+    let res: Vec<(u32, u32)> = (0..nb as u32)
+        .into_par_iter()
+        .map(|blk| {
+            let s = p.base + blk * p.block_size;
+            let len = block_len(&p, blk);
+            let m = (s..s + len).map(|i| packed_value(residual(&p.l, &codes, i), p.bzigzag)).max().unwrap_or(0);
+            let w = 32 - m.leading_zeros();
+            (w, block_words(w, len))
+        })
+        .collect();
+    let [widths, cost] = &mut b.rw[..] else { return Err(Error::Device("chain_width: bindings".into())) };
+    let widths: &mut [u32] = view_mut(widths, "widths")?;
+    let cost: &mut [u32] = view_mut(cost, "cost")?;
+    need(widths.len() >= nb && cost.len() >= nb, "chain_width outputs")?;
+    for (i, (w, c)) in res.into_iter().enumerate() {
+        widths[i] = w;
+        cost[i] = c;
+    }
+    Ok(())
+}
+
+/// Twin of `chain_pack`.
+pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = chain_params::<F>(pb)?;
+    let data_u: &[u32] = view(b.ro[0], "chain_pack.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[1], "chain_pack.data_f")?;
+    let widths: &[u32] = view(b.ro[2], "chain_pack.widths")?;
+    let offsets: &[u32] = view(b.ro[3], "chain_pack.offsets")?;
+    let codes = all_codes(&p, data_u, data_f)?;
+    let nb = p.nblocks.min(groups) as usize;
+    need(widths.len() >= nb && offsets.len() >= nb, "chain_pack inputs")?;
+    let [meta, payload, totals, means] = &mut b.rw[..] else { return Err(Error::Device("chain_pack: bindings".into())) };
+    let meta: &mut [u32] = view_mut(meta, "meta")?;
+    let payload: &mut [u32] = view_mut(payload, "payload")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    let means: &mut [u32] = view_mut(means, "means")?;
+    for blk in (0..nb).step_by(4) {
+        let mut m = 0u32;
+        for k in 0..4 {
+            if blk + k < p.nblocks as usize {
+                m |= (widths[blk + k] & 0xff) << (8 * k);
+            }
+        }
+        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
+    }
+    if nb == p.nblocks as usize && nb > 0 {
+        let l = nb - 1;
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? =
+            offsets[l] + block_words(widths[l], block_len(&p, l as u32));
+    }
+    let l = &p.l;
+    for blk in 0..nb {
+        let len = block_len(&p, blk as u32);
+        let nw = block_words(widths[blk], len) as usize;
+        let off = offsets[blk] as usize;
+        need(off + nw <= payload.len(), "chain_pack payload window")?;
+        let s = p.base + blk as u32 * p.block_size;
+        pack_codes((s..s + len).map(|i| packed_value(residual(l, &codes, i), p.bzigzag)), widths[blk], &mut payload[off..off + nw]);
+        if l.centering == 1 {
+            for i in s..s + len {
+                let (x, y, z) = (i % l.nx, (i / l.nx) % l.ny, i / (l.nx * l.ny));
+                if x % l.tx == 0 && y % l.ty == 0 && z % l.tz == 0 {
+                    let t = (l.tile_base + ((z / l.tz) * l.nty + (y / l.ty)) * l.ntx + (x / l.tx)) as usize;
+                    *means.get_mut(t).ok_or_else(|| Error::Device("means window".into()))? = codes[i as usize];
+                }
+            }
+        }
+    }
+    Ok(())
+}

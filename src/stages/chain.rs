@@ -1,0 +1,144 @@
+//! Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack: the forward chain as the fused
+//! `chain_width` / `chain_pack` kernels (codes and residuals are never stored), plus
+//! the Quantizer's outlier compaction. The outputs of all three stages are the very
+//! bytes the staged kernels write (tests/fusion.rs), so the archive does not depend on
+//! the path. The inverse runs staged.
+
+use super::bitpack::BitpackStage;
+use super::lorenzo::LorenzoStage;
+use super::quantizer::QuantizerStage;
+use super::{Part, PartLen, PortData, RunOptions, Stage};
+use crate::error::{Error, Result};
+use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
+use crate::kernels::scan::record_exclusive_scan;
+use crate::kernels::Kernel;
+use crate::recording::{BufSlice, Recorder};
+use crate::types::DataType;
+
+/// Why a chain cannot be fused, or None when it can.
+pub fn ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Recorder, n: u64, opts: &RunOptions) -> Option<String> {
+    let sz = if q.f64v_pub() { 8 } else { 4 };
+    let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
+    if let Some(m) = opts.max_chunk_bytes {
+        limit = limit.min(m);
+    }
+    if n * sz > limit {
+        return Some(format!("the field ({} bytes) exceeds one binding ({limit} bytes)", n * sz));
+    }
+    if l.dims.is_none_or(|d| d.len() != n) {
+        return Some("Lorenzo dims do not match the field".into());
+    }
+    if !matches!(b.dtype, DataType::I32 | DataType::U32) {
+        return Some("AdaptiveBitpack input type".into());
+    }
+    None
+}
+
+/// Record the fused forward chain; returns the outputs of (quantizer, lorenzo, bitpack).
+pub fn record_forward(
+    q: &mut QuantizerStage,
+    l: &mut LorenzoStage,
+    b: &mut BitpackStage,
+    r: &mut Recorder,
+    inputs: &[PortData],
+    opts: &RunOptions,
+) -> Result<[Vec<PortData>; 3]> {
+    let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("fused chain: no input".into()))?.device("fused chain input")?;
+    let f64v = q.f64v_pub();
+    let sz = if f64v { 8 } else { 4 };
+    let n = len / sz;
+    let res = q.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("fused chain: the Quantizer was not prepared".into()))?;
+    // 1. the Quantizer's outlier list, exactly as staged (codes are not stored)
+    q.skip_codes = true;
+    let q_out = q.record_forward(r, inputs, opts);
+    q.skip_codes = false;
+    let q_out = q_out?;
+    // 2. Lorenzo geometry and tile heads
+    let dims = l.dims.ok_or_else(|| Error::Pipeline("fused chain: Lorenzo dims".into()))?;
+    let lp: LorenzoParams = l.params(dims)?;
+    let tiles = LorenzoStage::tiles(&lp);
+    let means = r.alloc(4 * tiles)?;
+    let means_w = BufSlice::new(means, 0, 4 * tiles);
+    // 3. AdaptiveBitpack over residuals computed on the fly
+    b.n = Some(n);
+    let g = b.geometry(r, n, opts)?;
+    let meta = r.alloc(g.meta_pad())?;
+    r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+    let totals = r.alloc(4 * g.nchunks)?;
+    let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
+    let widths = r.temp(4 * g.cb)?;
+    let cost = r.temp(4 * g.cb)?;
+    let offsets = r.temp(4 * g.cb)?;
+    let tidx = r.readback(totals_w);
+    let data = BufSlice::new(input.buf, input.offset, n * sz);
+    let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+    for k in 0..g.nchunks {
+        let (b0, nbk, nk) = g.chunk(k);
+        let p = chain_params(q, b, &res, &lp, nk, nbk, k, b0 * g.bs, f64v);
+        let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+        let payload = r.alloc(nk * 4)?;
+        let pay_w = BufSlice::new(payload, 0, nk * 4);
+        let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
+        r.dispatch_bytes(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
+        record_exclusive_scan(r, c_w, o_w, nbk)?;
+        r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk)?;
+        parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
+    }
+    let unused = BufSlice::new(r.temp(16)?, 0, 16);
+    let mut l_out = vec![PortData::Device { slice: unused, len: 0, host: None }];
+    if l.centering {
+        l_out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
+    }
+    Ok([q_out, l_out, vec![PortData::Deferred { parts }]])
+}
+
+#[allow(clippy::too_many_arguments)]
+fn chain_params(
+    q: &QuantizerStage,
+    b: &BitpackStage,
+    res: &super::bound::Resolved,
+    lp: &LorenzoParams,
+    nk: u64,
+    nbk: u64,
+    chunk: u64,
+    base: u64,
+    f64v: bool,
+) -> Vec<u8> {
+    macro_rules! fill {
+        ($t:ident, $f:ty, $lim:expr) => {{
+            let (eb, inv, step) = res.steps::<$f>();
+            let p = $t::default();
+            let p = $t {
+                n: nk as u32,
+                block_size: b.block_size,
+                nblocks: nbk as u32,
+                chunk: chunk as u32,
+                base: base as u32,
+                qzigzag: q.zigzag_pub() as u32,
+                bzigzag: (b.dtype == DataType::I32) as u32,
+                centering: lp.centering,
+                nx: lp.nx,
+                ny: lp.ny,
+                nz: lp.nz,
+                tx: lp.tx,
+                ty: lp.ty,
+                tz: lp.tz,
+                ntx: lp.ntx,
+                nty: lp.nty,
+                tile_base: 0,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                limit: if res.exact { 0.0 } else { $lim },
+                ..p
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        }};
+    }
+    if f64v {
+        fill!(ChainParams64, f64, 2147483648.0)
+    } else {
+        fill!(ChainParams32, f32, 16777216.0)
+    }
+}

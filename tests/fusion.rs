@@ -1,0 +1,101 @@
+//! Fused Quantizer -> Lorenzo -> AdaptiveBitpack == staged, byte for byte, on both
+//! backends; the switch (off/auto/force) and the run notes say which path ran.
+
+mod common;
+use common::*;
+use fzwgpu::stages::{FusionPolicy, RunOptions};
+use fzwgpu::{Dims, ErrorBound, ErrorMode, Field, Pipeline};
+
+fn run(preset_or_toml: &str, field: &Field, fusion: FusionPolicy, be: &dyn fzwgpu::Backend) -> fzwgpu::Result<fzwgpu::Compressed> {
+    let mut p =
+        if preset_or_toml.contains("[[stage]]") { Pipeline::from_toml(preset_or_toml)? } else { Pipeline::from_preset(preset_or_toml)? };
+    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3)?)?;
+    p.options.fusion = fusion;
+    p.compress(be, field)
+}
+
+const UINT_CHAIN: &str = r#"
+[pipeline]
+fusion = "force"
+[[stage]]
+name = "q"
+type = "Quantizer"
+code_type = "uint32"
+zigzag_codes = true
+[[stage]]
+name = "l"
+type = "Lorenzo"
+data_type = "uint32"
+block_size = 16
+centering = true
+inputs = [{ from = "q", port = "codes" }]
+[[stage]]
+name = "b"
+type = "AdaptiveBitpack"
+data_type = "uint32"
+block_size = 64
+inputs = [{ from = "l", port = "residuals" }]
+"#;
+
+#[test]
+fn fused_equals_staged() {
+    let mut rng = Rng(99);
+    let fields: Vec<Field> = vec![
+        Field::from_f32(
+            Dims::d1(20_011).unwrap(),
+            &(0..20_011).map(|i| if i == 77 { f32::NAN } else { (i as f32 * 0.01).sin() * 100.0 }).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+        Field::from_f32(
+            Dims::new(150, 97, 1).unwrap(),
+            &(0..150 * 97).map(|i| ((i % 150) as f32 * 0.05).cos() * 3.0 + rng.unit() as f32 * 0.01).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+        Field::from_f64(
+            Dims::new(33, 20, 17).unwrap(),
+            &(0..33 * 20 * 17).map(|i| (i as f64 * 0.003).sin() * 1e4 + if i == 5 { f64::INFINITY } else { 0.0 }).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+    ];
+    for f in &fields {
+        for preset in ["szp_composed", "szp_centered", UINT_CHAIN] {
+            for (name, be) in backends() {
+                let staged = run(preset, f, FusionPolicy::Off, be.as_ref()).unwrap();
+                let fused = run(preset, f, FusionPolicy::Force, be.as_ref()).unwrap();
+                assert!(fused.report.notes.iter().any(|(s, n)| s == "pipeline" && n.starts_with("fused=")), "{:?}", fused.report.notes);
+                assert!(!staged.report.notes.iter().any(|(_, n)| n.starts_with("fused=")));
+                assert!(
+                    staged.bytes == fused.bytes,
+                    "{} {} on {name}: fused archive differs from staged",
+                    f.dims,
+                    if preset.len() > 20 { "uint chain" } else { preset }
+                );
+                let d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions::default()).unwrap();
+                let bad = match f.dtype {
+                    fzwgpu::DataType::F32 => check_f32(&f32_from(&f.bytes), &f32_from(&d.field.bytes), fused.report.bounds[0].1).1,
+                    _ => check_f64(&f64_from(&f.bytes), &f64_from(&d.field.bytes), fused.report.bounds[0].1).1,
+                };
+                assert_eq!(bad, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn fusion_switch() {
+    let f = Field::from_f32(Dims::d1(10_000).unwrap(), &(0..10_000).map(|i| i as f32 * 0.001).collect::<Vec<_>>()).unwrap();
+    // auto fuses by default
+    let c = run("szp_composed", &f, FusionPolicy::Auto, cpu().as_ref()).unwrap();
+    assert!(c.report.notes.iter().any(|(_, n)| n.starts_with("fused=quant+lorenzo+bitpack")), "{:?}", c.report.notes);
+    // force without a chain is an error
+    assert!(run("szx", &f, FusionPolicy::Force, cpu().as_ref()).is_err());
+    // a field past the chunk limit: auto stages (and says why), force refuses
+    let big = Field::from_f32(Dims::d1(100_000).unwrap(), &(0..100_000).map(|i| i as f32 * 0.001).collect::<Vec<_>>()).unwrap();
+    let mut p = Pipeline::from_preset("szp_composed").unwrap();
+    p.options.max_chunk_bytes = Some(200_000);
+    let c = p.compress(cpu().as_ref(), &big).unwrap();
+    assert!(c.report.notes.iter().any(|(_, n)| n.starts_with("staged=")), "{:?}", c.report.notes);
+    p.options.fusion = FusionPolicy::Force;
+    assert!(matches!(p.compress(cpu().as_ref(), &big), Err(fzwgpu::Error::Pipeline(m)) if m.contains("cannot be fused")));
+    assert!(Pipeline::from_toml("[pipeline]\nfusion = \"sometimes\"\n[[stage]]\nname=\"s\"\ntype=\"SZx\"\n").is_err());
+}
