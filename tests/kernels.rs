@@ -642,3 +642,109 @@ fn szp_kernels_match_twins() {
         }
     }
 }
+
+#[test]
+fn chain_kernels_match_twins() {
+    use fzwgpu::kernels::params::{ChainParams32, ChainParams64};
+    let mut rng = Rng(seed());
+    for &(nx, ny, nz, tile, bs) in &[(5000u32, 1u32, 1u32, 128u32, 128u32), (61, 37, 1, 16, 32), (19, 13, 11, 4, 64)] {
+        let n = (nx * ny * nz) as usize;
+        let v: Vec<f32> =
+            (0..n).map(|i| if i % 777 == 3 { f32::NAN } else { ((i as f64 * 0.02).sin() * 50.0 + rng.unit()) as f32 }).collect();
+        let rank = if nz > 1 {
+            3
+        } else if ny > 1 {
+            2
+        } else {
+            1
+        };
+        let (tx, ty, tz) = (tile, if rank >= 2 { tile } else { 1 }, if rank >= 3 { tile } else { 1 });
+        let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
+        let tiles = (ntx * nty * ntz) as usize;
+        let nb = n.div_ceil(bs as usize);
+        for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
+            let pb = if f64v {
+                let p = ChainParams64 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nb as u32,
+                    qzigzag: qzz,
+                    bzigzag: bzz,
+                    centering,
+                    nx,
+                    ny,
+                    nz,
+                    tx,
+                    ty,
+                    tz,
+                    ntx,
+                    nty,
+                    eb: 0.05,
+                    inv: 10.0,
+                    step: 0.1,
+                    one: 1.0,
+                    limit: 2147483648.0,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&p).to_vec()
+            } else {
+                let p = ChainParams32 {
+                    n: n as u32,
+                    block_size: bs,
+                    nblocks: nb as u32,
+                    qzigzag: qzz,
+                    bzigzag: bzz,
+                    centering,
+                    nx,
+                    ny,
+                    nz,
+                    tx,
+                    ty,
+                    tz,
+                    ntx,
+                    nty,
+                    eb: 0.05,
+                    inv: 10.0,
+                    step: 0.1,
+                    one: 1.0,
+                    limit: 16777216.0,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&p).to_vec()
+            };
+            let data: Vec<u8> = if f64v { v.iter().flat_map(|&x| (x as f64).to_le_bytes()).collect() } else { f32_bytes(&v) };
+            let out = twin_check(
+                "chain",
+                Kernel::ChainWidth,
+                f64v,
+                &pb,
+                &[B::In(data.clone()), B::Same(0), B::Out(nb * 4), B::Out(nb * 4)],
+                nb as u64,
+            );
+            let (widths, cost) = (out[0].clone(), u32s(&out[1]));
+            let mut offs = vec![0u32; nb];
+            let mut acc = 0;
+            for b in 0..nb {
+                offs[b] = acc;
+                acc += cost[b];
+            }
+            twin_check(
+                "chain",
+                Kernel::ChainPack,
+                f64v,
+                &pb,
+                &[
+                    B::In(data),
+                    B::Same(0),
+                    B::In(widths),
+                    B::In(bytes32(&offs)),
+                    B::Out(nb.next_multiple_of(4)),
+                    B::Out(acc as usize * 4),
+                    B::Out(4),
+                    if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
+                ],
+                nb as u64,
+            );
+        }
+    }
+}
