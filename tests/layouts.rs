@@ -2,7 +2,8 @@
 //! matches its WGSL twin field by field (names and offsets) and in size.
 
 use fzwgpu::kernels::params::{
-    BitpackParams, ChainParams32, ChainParams64, QuantParams32, QuantParams64, RangeParams, ScanParams, SzxParams32, SzxParams64,
+    BitpackParams, ChainParams32, ChainParams64, LorenzoParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64,
+    SzxParams32, SzxParams64,
 };
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
@@ -40,6 +41,27 @@ fn params_layouts_match_wgsl() {
         check(k, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
         check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
     }
+    for k in [Kernel::QuantEncode, Kernel::QuantScatter, Kernel::QuantDecode, Kernel::QuantPatch] {
+        check(k, false, QuantParams32::FIELDS, std::mem::size_of::<QuantParams32>());
+        check(k, true, QuantParams64::FIELDS, std::mem::size_of::<QuantParams64>());
+    }
+    for k in [Kernel::BitpackWidth, Kernel::BitpackPack, Kernel::BitpackMetaCost, Kernel::BitpackUnpack] {
+        check(k, false, BitpackParams::FIELDS, std::mem::size_of::<BitpackParams>());
+    }
+    for k in [Kernel::LorenzoForward, Kernel::LorenzoScanX, Kernel::LorenzoScanAxis] {
+        check(k, false, LorenzoParams::FIELDS, std::mem::size_of::<LorenzoParams>());
+    }
+    for k in [Kernel::SzpClassify, Kernel::SzpPack, Kernel::SzpMetaCost, Kernel::SzpUnpack] {
+        check(k, false, SzpParams32::FIELDS, std::mem::size_of::<SzpParams32>());
+        check(k, true, SzpParams64::FIELDS, std::mem::size_of::<SzpParams64>());
+    }
+    for k in [Kernel::ChainWidth, Kernel::ChainPack] {
+        check(k, false, ChainParams32::FIELDS, std::mem::size_of::<ChainParams32>());
+        check(k, true, ChainParams64::FIELDS, std::mem::size_of::<ChainParams64>());
+    }
+    // every kernel's params are covered above
+    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2;
+    assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 
 #[test]
