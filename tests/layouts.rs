@@ -2,8 +2,8 @@
 //! matches its WGSL twin field by field (names and offsets) and in size.
 
 use fzwgpu::kernels::params::{
-    BitpackParams, ChainParams32, ChainParams64, LorenzoParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64,
-    SzxParams32, SzxParams64,
+    BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams, QuantParams32, QuantParams64,
+    RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64,
 };
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
@@ -59,8 +59,10 @@ fn params_layouts_match_wgsl() {
         check(k, false, ChainParams32::FIELDS, std::mem::size_of::<ChainParams32>());
         check(k, true, ChainParams64::FIELDS, std::mem::size_of::<ChainParams64>());
     }
+    check(Kernel::ChainUnpack, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
+    check(Kernel::ChainUnpack, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
     // every kernel's params are covered above
-    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2;
+    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2 + 1;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

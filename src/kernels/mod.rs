@@ -40,10 +40,11 @@ pub enum Kernel {
     SzpUnpack,
     ChainWidth,
     ChainPack,
+    ChainUnpack,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 25] = [
+    pub const ALL: [Kernel; 26] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -69,6 +70,7 @@ impl Kernel {
         Kernel::SzpUnpack,
         Kernel::ChainWidth,
         Kernel::ChainPack,
+        Kernel::ChainUnpack,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -99,6 +101,7 @@ impl Kernel {
             Kernel::SzpUnpack => "szp_unpack",
             Kernel::ChainWidth => "chain_width",
             Kernel::ChainPack => "chain_pack",
+            Kernel::ChainUnpack => "chain_unpack",
         }
     }
 
@@ -130,6 +133,7 @@ impl Kernel {
             Kernel::SzpUnpack => "szp/unpack.wgsl",
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
+            Kernel::ChainUnpack => "chain/unpack.wgsl",
         }
     }
 
@@ -148,7 +152,7 @@ impl Kernel {
 
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
-        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX | Kernel::SzpUnpack)
+        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX | Kernel::SzpUnpack | Kernel::ChainUnpack)
     }
 
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The

@@ -105,3 +105,19 @@ wgsl_params!(
         eb: f64, inv: f64, step: f64, one: f64, limit: f64, _pad3: f64, _pad4: f64, _pad5: f64,
     }
 );
+
+wgsl_params!(
+    /// `Params` of shaders/chain/unpack.wgsl, float32 variant.
+    ChainUnpackParams32 {
+        n: u32, block_size: u32, tile: u32, ntiles: u32, word_base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
+        eb: f32, inv: f32, step: f32, one: f32, _pad0: f32, _pad1: f32, _pad2: f32, _pad3: f32,
+    }
+);
+
+wgsl_params!(
+    /// `Params` of shaders/chain/unpack.wgsl, float64 variant.
+    ChainUnpackParams64 {
+        n: u32, block_size: u32, tile: u32, ntiles: u32, word_base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
+        eb: f64, inv: f64, step: f64, one: f64, _pad0: f64, _pad1: f64, _pad2: f64, _pad3: f64,
+    }
+);

@@ -126,6 +126,41 @@ impl BitpackStage {
         Ok((per, zeros))
     }
 
+    /// Check the archived buffer (every width, the exact payload length) and return the
+    /// geometry, per-chunk payload words and the buffer's window.
+    pub(crate) fn validate_input(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<(Geo, Vec<u64>, BufSlice)> {
+        let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
+        let (slice, len, host) = match inputs.first() {
+            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
+            _ => return Err(Error::Pipeline("AdaptiveBitpack inverse: input must be a device buffer".into())),
+        };
+        let host = match host {
+            Some(h) => h,
+            None => {
+                r.submit()?;
+                Arc::new(
+                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
+                        .to_vec(),
+                )
+            }
+        };
+        let g = self.geometry(r, n, opts)?;
+        if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));
+        }
+        let (per, zeros) = self.scan_meta(&g, &host[..g.nb as usize])?;
+        let total: u64 = per.iter().sum();
+        if g.meta_pad() + 4 * total != len {
+            return Err(Error::corrupt(format!(
+                "AdaptiveBitpack payload is {} bytes, the widths describe {}",
+                len - g.meta_pad(),
+                4 * total
+            )));
+        }
+        self.zero_blocks = Some(zeros);
+        Ok((g, per, slice))
+    }
+
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
         if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[2..8] != [0; 6] {
             return Err(Error::corrupt("AdaptiveBitpack config"));
@@ -205,35 +240,8 @@ impl Stage for BitpackStage {
     }
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
-        let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
-        let (slice, len, host) = match inputs.first() {
-            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
-            _ => return Err(Error::Pipeline("AdaptiveBitpack inverse: input must be a device buffer".into())),
-        };
-        let host = match host {
-            Some(h) => h,
-            None => {
-                r.submit()?;
-                Arc::new(
-                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
-                        .to_vec(),
-                )
-            }
-        };
-        let g = self.geometry(r, n, opts)?;
-        if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
-            return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));
-        }
-        let (per, zeros) = self.scan_meta(&g, &host[..g.nb as usize])?;
-        let total: u64 = per.iter().sum();
-        if g.meta_pad() + 4 * total != len {
-            return Err(Error::corrupt(format!(
-                "AdaptiveBitpack payload is {} bytes, the widths describe {}",
-                len - g.meta_pad(),
-                4 * total
-            )));
-        }
-        self.zero_blocks = Some(zeros);
+        let (g, per, slice) = self.validate_input(r, inputs, opts)?;
+        let n = g.n;
         let out = r.alloc(n * 4)?;
         let cost = r.temp(4 * g.cb)?;
         let offsets = r.temp(4 * g.cb)?;

@@ -16,7 +16,7 @@ use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
-use crate::recording::{BufSlice, Recorder};
+use crate::recording::{BufId, BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
 use std::sync::Arc;
 
@@ -183,6 +183,75 @@ impl QuantizerStage {
         }
     }
 
+    /// Validate the archived outlier list (indices increasing and < n, float64 pad word
+    /// zero) and record the patches of the exact values over the decoded field `out`.
+    pub(crate) fn record_patch(&mut self, r: &mut Recorder, out: BufId, outliers: &PortData, opts: &RunOptions) -> Result<()> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
+        let n = res.n;
+        let host = match outliers {
+            PortData::Device { host: Some(h), .. } => h.clone(),
+            PortData::Device { slice, len, host: None } => {
+                r.submit()?;
+                Arc::new(
+                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..*len as usize]
+                        .to_vec(),
+                )
+            }
+            _ => return Err(Error::Pipeline("Quantizer inverse: no outlier list".into())),
+        };
+        let sz = self.sz();
+        let esz = (2 * sz) as usize;
+        if host.len() % esz != 0 {
+            return Err(Error::corrupt(format!("Quantizer outlier list of {} bytes is not whole {esz}-byte entries", host.len())));
+        }
+        let count = host.len() / esz;
+        let mut last: Option<u32> = None;
+        for j in 0..count {
+            let e = &host[j * esz..(j + 1) * esz];
+            let idx = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+            if idx as u64 >= n || last.is_some_and(|l| idx <= l) || (sz == 8 && e[4..8] != [0; 4]) {
+                return Err(Error::corrupt(format!("Quantizer outlier {j}: index {idx} invalid for {n} values")));
+            }
+            last = Some(idx);
+        }
+        self.outliers = Some(count as u64);
+        if count == 0 {
+            return Ok(());
+        }
+        let ce = self.chunk_elems(r, opts)?;
+        let nchunks = n.div_ceil(ce);
+        let wg = workgroup_size(Kernel::QuantPatch)? as u64;
+        // re-lay the entries so each chunk's list starts at an aligned offset
+        let mut starts = Vec::with_capacity(nchunks as usize + 1);
+        let mut j = 0usize;
+        for k in 0..=nchunks {
+            while j < count && (u32::from_le_bytes(host[j * esz..j * esz + 4].try_into().unwrap_or([0; 4])) as u64) < k * ce {
+                j += 1;
+            }
+            starts.push(j);
+        }
+        let mut laid = Vec::new();
+        let mut offs = Vec::new();
+        for k in 0..nchunks as usize {
+            offs.push(laid.len() as u64);
+            laid.extend_from_slice(&host[starts[k] * esz..starts[k + 1] * esz]);
+            laid.resize(laid.len().next_multiple_of(256), 0);
+        }
+        let ent = r.alloc(laid.len() as u64)?;
+        r.backend.write_buffer(ent, 0, &laid)?;
+        for k in 0..nchunks {
+            let ck = (starts[k as usize + 1] - starts[k as usize]) as u64;
+            if ck == 0 {
+                continue;
+            }
+            let nk = ce.min(n - k * ce);
+            let p = self.params(&res, nk, k * ce, k, ck);
+            let w = BufSlice::new(ent, offs[k as usize], ck * esz as u64);
+            r.dispatch_bytes(Kernel::QuantPatch, self.f64v(), &p, &[w, w, BufSlice::new(out, k * ce * sz, nk * sz)], ck.div_ceil(wg))?;
+        }
+        Ok(())
+    }
+
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
         if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION {
             return Err(Error::corrupt(format!("Quantizer config: version {version}, {} bytes", c.len())));
@@ -318,78 +387,19 @@ impl Stage for QuantizerStage {
         if clen != n * 4 {
             return Err(Error::corrupt(format!("Quantizer: {clen} code bytes for {n} values")));
         }
-        let host = match inputs.get(1) {
-            Some(PortData::Device { host: Some(h), .. }) => h.clone(),
-            Some(PortData::Device { slice, len, host: None }) => {
-                r.submit()?;
-                Arc::new(
-                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..*len as usize]
-                        .to_vec(),
-                )
-            }
-            _ => return Err(Error::Pipeline("Quantizer inverse: no outlier list".into())),
-        };
+        let outliers = inputs.get(1).ok_or_else(|| Error::Pipeline("Quantizer inverse: no outlier list".into()))?;
         let sz = self.sz();
-        let esz = (2 * sz) as usize;
-        if host.len() % esz != 0 {
-            return Err(Error::corrupt(format!("Quantizer outlier list of {} bytes is not whole {esz}-byte entries", host.len())));
-        }
-        let count = host.len() / esz;
-        // validate: indices increasing and < n; float64 pad word zero
-        let mut last: Option<u32> = None;
-        for j in 0..count {
-            let e = &host[j * esz..(j + 1) * esz];
-            let idx = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
-            if idx as u64 >= n || last.is_some_and(|l| idx <= l) || (sz == 8 && e[4..8] != [0; 4]) {
-                return Err(Error::corrupt(format!("Quantizer outlier {j}: index {idx} invalid for {n} values")));
-            }
-            last = Some(idx);
-        }
-        self.outliers = Some(count as u64);
         let ce = self.chunk_elems(r, opts)?;
-        let nchunks = n.div_ceil(ce);
         let wg = workgroup_size(Kernel::QuantDecode)? as u64;
         let out = r.alloc(n * sz)?;
-        // re-lay the entries so each chunk's list starts at an aligned offset
-        let mut starts = Vec::with_capacity(nchunks as usize + 1);
-        let mut j = 0usize;
-        for k in 0..=nchunks {
-            while j < count && (u32::from_le_bytes(host[j * esz..j * esz + 4].try_into().unwrap_or([0; 4])) as u64) < k * ce {
-                j += 1;
-            }
-            starts.push(j);
-        }
-        let mut laid = Vec::new();
-        let mut offs = Vec::new();
-        for k in 0..nchunks as usize {
-            offs.push(laid.len() as u64);
-            laid.extend_from_slice(&host[starts[k] * esz..starts[k + 1] * esz]);
-            laid.resize(laid.len().next_multiple_of(256), 0);
-        }
-        let ent = if laid.is_empty() {
-            None
-        } else {
-            let b = r.alloc(laid.len() as u64)?;
-            r.backend.write_buffer(b, 0, &laid)?;
-            Some(b)
-        };
-        for k in 0..nchunks {
+        for k in 0..n.div_ceil(ce) {
             let nk = ce.min(n - k * ce);
-            let ck = (starts[k as usize + 1] - starts[k as usize]) as u64;
-            let p = self.params(&res, nk, k * ce, k, ck);
+            let p = self.params(&res, nk, k * ce, k, 0);
             let out_w = BufSlice::new(out, k * ce * sz, nk * sz);
-            r.dispatch_bytes(
-                Kernel::QuantDecode,
-                self.f64v(),
-                &p,
-                &[BufSlice::new(codes.buf, codes.offset + k * ce * 4, nk * 4), out_w],
-                nk.div_ceil(wg),
-            )?;
-            if let (Some(b), true) = (ent, ck > 0) {
-                let w = BufSlice::new(b, offs[k as usize], ck * esz as u64);
-                r.dispatch_bytes(Kernel::QuantPatch, self.f64v(), &p, &[w, w, out_w], ck.div_ceil(wg))?;
-            }
+            let codes_w = BufSlice::new(codes.buf, codes.offset + k * ce * 4, nk * 4);
+            r.dispatch_bytes(Kernel::QuantDecode, self.f64v(), &p, &[codes_w, out_w], nk.div_ceil(wg))?;
         }
+        self.record_patch(r, out, outliers, opts)?;
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None }])
     }
 

@@ -223,3 +223,55 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
     }
     Ok(())
 }
+
+/// Twin of `chain_unpack`.
+pub fn chain_unpack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    let (n, bs, tile, ntiles, word_base, qzz, bzz, centering, step, one) = if F::WT == 2 {
+        let c: ChainUnpackParams64 = params(pb)?;
+        (c.n, c.block_size, c.tile, c.ntiles, c.word_base, c.qzigzag, c.bzigzag, c.centering, F::from_f64(c.step), F::from_f64(c.one))
+    } else {
+        let c: ChainUnpackParams32 = params(pb)?;
+        (
+            c.n,
+            c.block_size,
+            c.tile,
+            c.ntiles,
+            c.word_base,
+            c.qzigzag,
+            c.bzigzag,
+            c.centering,
+            F::from_f64(c.step as f64),
+            F::from_f64(c.one as f64),
+        )
+    };
+    let meta: &[u32] = view(b.ro[0], "chain_unpack.meta")?;
+    let offsets: &[u32] = view(b.ro[1], "chain_unpack.offsets")?;
+    let pay: &[u32] = view(b.ro[2], "chain_unpack.payload_u")?;
+    let means: &[u32] = view(b.ro[3], "chain_unpack.means")?;
+    let out: &mut [u32] = view_mut(b.rw[0], "chain_unpack.out")?;
+    let wt = F::WT as usize;
+    need(out.len() >= n as usize * wt && tile > 0 && bs > 0, "chain_unpack sizes")?;
+    let nt = ntiles.min(groups) as usize;
+    let residual_at = |i: u32| -> Result<u32> {
+        let blk = (i / bs) as usize;
+        let w = (meta.get(blk / 4).ok_or_else(|| Error::Device("meta".into()))? >> (8 * (blk & 3))) & 0xff;
+        let base = (word_base + *offsets.get(blk).ok_or_else(|| Error::Device("offsets".into()))?) as usize;
+        let blen = bs.min(n - blk as u32 * bs);
+        need(base + block_words(w, blen) as usize <= pay.len(), "chain_unpack payload window")?;
+        let u = super::bitpack::extract_code(pay, base, (i - blk as u32 * bs) as usize, w);
+        Ok(if bzz == 1 { (((u >> 1) as i32) ^ -((u & 1) as i32)) as u32 } else { u })
+    };
+    out[..n as usize * wt].par_chunks_mut(tile as usize * wt).enumerate().take(nt).try_for_each(|(t, o)| -> Result<()> {
+        let start = t as u32 * tile;
+        let len = tile.min(n - start);
+        let mut run = if centering == 1 { *means.get(t).ok_or_else(|| Error::Device("means".into()))? } else { 0 };
+        for k in 0..len {
+            run = run.wrapping_add(residual_at(start + k)?);
+            let q = if qzz == 1 { ((run >> 1) as i32) ^ -((run & 1) as i32) } else { run as i32 };
+            let x = super::szx::mulr(F::from_i32(q), step, one);
+            o[k as usize * wt..k as usize * wt + wt].copy_from_slice(&x.words()[..wt]);
+        }
+        Ok(())
+    })
+}

@@ -70,6 +70,8 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainWidth, true) => chain::chain_width::<f64>,
         (Kernel::ChainPack, false) => chain::chain_pack::<f32>,
         (Kernel::ChainPack, true) => chain::chain_pack::<f64>,
+        (Kernel::ChainUnpack, false) => chain::chain_unpack::<f32>,
+        (Kernel::ChainUnpack, true) => chain::chain_unpack::<f64>,
     }
 }
 
