@@ -99,3 +99,41 @@ fn fusion_switch() {
     assert!(matches!(p.compress(cpu().as_ref(), &big), Err(fzwgpu::Error::Pipeline(m)) if m.contains("cannot be fused")));
     assert!(Pipeline::from_toml("[pipeline]\nfusion = \"sometimes\"\n[[stage]]\nname=\"s\"\ntype=\"SZx\"\n").is_err());
 }
+
+#[test]
+fn fused_inverse_equals_staged_inverse() {
+    let mut rng = Rng(5);
+    for f in [
+        Field::from_f32(
+            Dims::d1(50_003).unwrap(),
+            &(0..50_003)
+                .map(|i| if i % 9000 == 11 { f32::NAN } else { (i as f32 * 0.003).sin() * 70.0 + rng.unit() as f32 })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap(),
+        Field::from_f64(Dims::d1(7777).unwrap(), &(0..7777).map(|i| (i as f64 * 0.01).cos() * 1e6).collect::<Vec<_>>()).unwrap(),
+    ] {
+        for preset in ["szp_composed", "szp_centered"] {
+            for (name, be) in backends() {
+                let c = run(preset, &f, FusionPolicy::Off, be.as_ref()).unwrap();
+                let staged =
+                    fzwgpu::decompress(be.as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Off, ..Default::default() }).unwrap();
+                let fused =
+                    fzwgpu::decompress(be.as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).unwrap();
+                assert!(fused.report.notes.iter().any(|(_, n)| n.starts_with("fused=")), "{:?}", fused.report.notes);
+                assert!(staged.field.bytes == fused.field.bytes, "{} on {name}: fused inverse differs", f.dims);
+            }
+        }
+    }
+    // a Lorenzo tile (16) that is not a whole number of bitpack blocks (64): staged
+    let c =
+        run(UINT_CHAIN, &Field::from_f32(Dims::d1(5000).unwrap(), &vec![1.5; 5000]).unwrap(), FusionPolicy::Off, cpu().as_ref()).unwrap();
+    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).is_err());
+    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions::default()).is_ok());
+    // 2-D: auto stages the inverse and says why; force refuses
+    let f = Field::from_f32(Dims::new(100, 50, 1).unwrap(), &(0..5000).map(|i| i as f32).collect::<Vec<_>>()).unwrap();
+    let c = run("szp_composed", &f, FusionPolicy::Off, cpu().as_ref()).unwrap();
+    let d = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions::default()).unwrap();
+    assert!(d.report.notes.iter().any(|(_, n)| n.starts_with("staged=")), "{:?}", d.report.notes);
+    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).is_err());
+}

@@ -748,3 +748,98 @@ fn chain_kernels_match_twins() {
         }
     }
 }
+
+#[test]
+fn chain_unpack_matches_twin() {
+    use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    let mut rng = Rng(seed());
+    for &(n, tile, bs) in &[(5000usize, 128u32, 32u32), (777, 64, 64), (4096, 4096, 128)] {
+        let res: Vec<u32> = (0..n).map(|i| if i % 100 < 50 { 0 } else { ((rng.next() >> 58) as i32 - 32) as u32 }).collect();
+        let nb = n.div_ceil(bs as usize);
+        let p = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: 1, ..Default::default() };
+        let c = cpu();
+        let w = run(
+            c.as_ref(),
+            0,
+            Kernel::BitpackWidth,
+            false,
+            bytemuck::bytes_of(&p),
+            &[B::In(bytes32(&res)), B::Out(nb * 4), B::Out(nb * 4)],
+            nb as u64,
+        );
+        let cost = u32s(&w[1]);
+        let mut offs = vec![0u32; nb];
+        let mut acc = 0;
+        for b in 0..nb {
+            offs[b] = acc;
+            acc += cost[b];
+        }
+        let pk = run(
+            c.as_ref(),
+            0,
+            Kernel::BitpackPack,
+            false,
+            bytemuck::bytes_of(&p),
+            &[
+                B::In(bytes32(&res)),
+                B::In(w[0].clone()),
+                B::In(bytes32(&offs)),
+                B::Out(nb.next_multiple_of(4)),
+                B::Out(acc.max(1) as usize * 4),
+                B::Out(4),
+            ],
+            nb as u64,
+        );
+        let ntiles = n.div_ceil(tile as usize);
+        let means: Vec<u32> = (0..ntiles).map(|t| t as u32 * 7).collect();
+        for (f64v, centering) in [(false, 1u32), (true, 0u32)] {
+            let pb = if f64v {
+                let q = ChainUnpackParams64 {
+                    n: n as u32,
+                    block_size: bs,
+                    tile,
+                    ntiles: ntiles as u32,
+                    qzigzag: 1,
+                    bzigzag: 1,
+                    centering,
+                    eb: 0.5,
+                    inv: 1.0,
+                    step: 1.0,
+                    one: 1.0,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&q).to_vec()
+            } else {
+                let q = ChainUnpackParams32 {
+                    n: n as u32,
+                    block_size: bs,
+                    tile,
+                    ntiles: ntiles as u32,
+                    qzigzag: 0,
+                    bzigzag: 1,
+                    centering,
+                    eb: 0.25,
+                    inv: 2.0,
+                    step: 0.5,
+                    one: 1.0,
+                    ..Default::default()
+                };
+                bytemuck::bytes_of(&q).to_vec()
+            };
+            twin_check(
+                "chain_unpack",
+                Kernel::ChainUnpack,
+                f64v,
+                &pb,
+                &[
+                    B::In(pk[0].clone()),
+                    B::In(bytes32(&offs)),
+                    B::In(pk[1].clone()),
+                    B::In(bytes32(&means)),
+                    B::Out(n * if f64v { 8 } else { 4 }),
+                ],
+                ntiles as u64,
+            );
+        }
+    }
+}

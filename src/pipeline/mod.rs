@@ -637,15 +637,78 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
             PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(Arc::new(data.to_vec())) },
         );
     }
+    // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
+    let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
+    let mut chains: Vec<(usize, usize, usize)> = Vec::new();
+    if opts.fusion != FusionPolicy::Off {
+        for qi in 0..n {
+            if stages[qi].type_id() != stages::ids::QUANTIZER {
+                continue;
+            }
+            let codes_id = arch.stages[qi].outputs[0];
+            let [li] = consumers_of(codes_id)[..] else { continue };
+            if stages[li].type_id() != stages::ids::LORENZO
+                || arch.stages[li].inputs.first() != Some(&codes_id)
+                || values.contains_key(&codes_id)
+            {
+                continue;
+            }
+            let res_id = arch.stages[li].outputs[0];
+            let [bi] = consumers_of(res_id)[..] else { continue };
+            if stages[bi].type_id() != stages::ids::BITPACK
+                || arch.stages[bi].inputs.first() != Some(&res_id)
+                || values.contains_key(&res_id)
+            {
+                continue;
+            }
+            let (q, l, b) = (
+                stages[qi].as_any().downcast_ref::<QuantizerStage>(),
+                stages[li].as_any().downcast_ref::<LorenzoStage>(),
+                stages[bi].as_any().downcast_ref::<BitpackStage>(),
+            );
+            let (Some(q), Some(l), Some(b)) = (q, l, b) else { continue };
+            let names = format!("{}+{}+{}", arch.stages[qi].name, arch.stages[li].name, arch.stages[bi].name);
+            match stages::chain::inverse_ineligible(q, l, b, &r, opts) {
+                None => {
+                    notes.push(("pipeline".into(), format!("fused={names}")));
+                    chains.push((qi, li, bi));
+                }
+                Some(why) if opts.fusion == FusionPolicy::Force => {
+                    return Err(Error::Pipeline(format!("fusion = force, but the inverse of {names} cannot be fused: {why}")))
+                }
+                Some(why) => notes.push(("pipeline".into(), format!("staged={names} ({why})"))),
+            }
+        }
+    }
     let mut field_data: Option<PortData> = None;
     for &i in order.iter().rev() {
+        if chains.iter().any(|c| c.1 == i || c.2 == i) {
+            continue;
+        }
         let info = &arch.stages[i];
-        let inputs: Vec<PortData> = info
-            .outputs
-            .iter()
-            .map(|id| values.get(id).cloned().ok_or_else(|| Error::corrupt(format!("buffer {id} is neither archived nor rebuilt"))))
-            .collect::<Result<_>>()?;
-        let outs = stages[i].record_inverse(&mut r, &inputs, opts)?;
+        let outs = if let Some(&(qi, li, bi)) = chains.iter().find(|c| c.0 == i) {
+            let get =
+                |id: u16| values.get(&id).cloned().ok_or_else(|| Error::corrupt(format!("buffer {id} is neither archived nor rebuilt")));
+            let packed = get(arch.stages[bi].outputs[0])?;
+            let means = arch.stages[li].outputs.get(1).map(|&id| get(id)).transpose()?;
+            let outliers = get(arch.stages[qi].outputs[1])?;
+            let [qs, ls, bs] = stages.get_disjoint_mut([qi, li, bi]).map_err(|_| Error::Pipeline("fusion: bad chain".into()))?;
+            let (Some(q), Some(l), Some(b)) = (
+                qs.as_any_mut().downcast_mut::<QuantizerStage>(),
+                ls.as_any_mut().downcast_mut::<LorenzoStage>(),
+                bs.as_any_mut().downcast_mut::<BitpackStage>(),
+            ) else {
+                return Err(Error::Pipeline("fusion: stage types".into()));
+            };
+            vec![stages::chain::record_inverse(q, l, b, &mut r, &packed, means.as_ref(), &outliers, opts)?]
+        } else {
+            let inputs: Vec<PortData> = info
+                .outputs
+                .iter()
+                .map(|id| values.get(id).cloned().ok_or_else(|| Error::corrupt(format!("buffer {id} is neither archived nor rebuilt"))))
+                .collect::<Result<_>>()?;
+            stages[i].record_inverse(&mut r, &inputs, opts)?
+        };
         if outs.len() != info.inputs.len() {
             return Err(Error::Pipeline("inverse produced the wrong number of outputs".into()));
         }

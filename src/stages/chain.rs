@@ -142,3 +142,127 @@ fn chain_params(
         fill!(ChainParams32, f32, 16777216.0)
     }
 }
+
+/// Why the inverse of a chain cannot be fused (1-D, the Lorenzo tile a whole number of
+/// AdaptiveBitpack blocks, one bitpack chunk, the field in one binding), or None.
+pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Recorder, opts: &RunOptions) -> Option<String> {
+    let dims = l.dims?;
+    let n = dims.len();
+    if dims.rank() != 1 {
+        return Some("the fused inverse is 1-D only".into());
+    }
+    if l.block_size % b.block_size != 0 {
+        return Some("the Lorenzo tile is not a whole number of AdaptiveBitpack blocks".into());
+    }
+    let sz = if q.f64v_pub() { 8 } else { 4 };
+    let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
+    if let Some(m) = opts.max_chunk_bytes {
+        limit = limit.min(m);
+    }
+    if n * sz > limit || n * 4 + 256 > limit {
+        return Some("the field exceeds one binding".into());
+    }
+    None
+}
+
+/// Record the fused inverse: [packed (archived), means (if centering), outliers] in,
+/// the field out.
+pub fn record_inverse(
+    q: &mut QuantizerStage,
+    l: &mut LorenzoStage,
+    b: &mut BitpackStage,
+    r: &mut Recorder,
+    packed: &PortData,
+    means: Option<&PortData>,
+    outliers: &PortData,
+    opts: &RunOptions,
+) -> Result<PortData> {
+    let res = q.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
+    let dims = l.dims.ok_or_else(|| Error::corrupt("Lorenzo: no stored dims"))?;
+    let n = dims.len();
+    if b.n != Some(n) || res.n != n {
+        return Err(Error::corrupt("chain: stage element counts disagree"));
+    }
+    let (g, per, slice) = b.validate_input(r, std::slice::from_ref(packed), opts)?;
+    if g.nchunks != 1 {
+        return Err(Error::Pipeline("fused inverse: more than one AdaptiveBitpack chunk".into()));
+    }
+    let f64v = q.f64v_pub();
+    let sz = if f64v { 8 } else { 4 };
+    let tile = l.block_size as u64;
+    let ntiles = n.div_ceil(tile);
+    let means_w = match (l.centering, means) {
+        (true, Some(m)) => {
+            let (m, mlen) = m.device("means")?;
+            if mlen != 4 * ntiles {
+                return Err(Error::corrupt(format!("Lorenzo: {mlen} bytes of means for {ntiles} tiles")));
+            }
+            BufSlice::new(m.buf, m.offset, 4 * ntiles)
+        }
+        (true, None) => return Err(Error::corrupt("Lorenzo: means missing")),
+        (false, _) => BufSlice::new(r.temp(16)?, 0, 16),
+    };
+    // offsets of the bitpack blocks
+    let cost = r.temp(4 * g.nb)?;
+    let offsets = r.temp(4 * g.nb)?;
+    let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * g.nb), BufSlice::new(offsets, 0, 4 * g.nb));
+    let bp = crate::kernels::params::BitpackParams {
+        n: n as u32,
+        block_size: b.block_size,
+        nblocks: g.nb as u32,
+        zigzag: (b.dtype == DataType::I32) as u32,
+        ..Default::default()
+    };
+    let meta_w = BufSlice::new(slice.buf, slice.offset, g.nb.next_multiple_of(4));
+    let per_group = crate::kernels::workgroup_size(Kernel::BitpackMetaCost)? as u64;
+    r.dispatch(Kernel::BitpackMetaCost, false, &bp, &[meta_w, c_w], g.nb.div_ceil(per_group))?;
+    record_exclusive_scan(r, c_w, o_w, g.nb)?;
+    let align = r.backend.info().storage_align.max(8);
+    let abs = slice.offset + g.meta_pad();
+    let win = abs / align * align;
+    let pay_w = if per[0] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[0]) };
+    let out = r.alloc(n * sz)?;
+    let out_w = BufSlice::new(out, 0, n * sz);
+    let word_base = ((abs - win) / 4) as u32;
+    let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
+    let pbytes = if f64v {
+        let (eb, inv, step) = res.steps::<f64>();
+        let p = crate::kernels::params::ChainUnpackParams64 {
+            n: n as u32,
+            block_size: b.block_size,
+            tile: tile as u32,
+            ntiles: ntiles as u32,
+            word_base,
+            qzigzag: qzz,
+            bzigzag: bzz,
+            centering: cen,
+            eb,
+            inv,
+            step,
+            one: 1.0,
+            ..Default::default()
+        };
+        bytemuck::bytes_of(&p).to_vec()
+    } else {
+        let (eb, inv, step) = res.steps::<f32>();
+        let p = crate::kernels::params::ChainUnpackParams32 {
+            n: n as u32,
+            block_size: b.block_size,
+            tile: tile as u32,
+            ntiles: ntiles as u32,
+            word_base,
+            qzigzag: qzz,
+            bzigzag: bzz,
+            centering: cen,
+            eb,
+            inv,
+            step,
+            one: 1.0,
+            ..Default::default()
+        };
+        bytemuck::bytes_of(&p).to_vec()
+    };
+    r.dispatch_bytes(Kernel::ChainUnpack, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], ntiles)?;
+    q.record_patch(r, out, outliers, opts)?;
+    Ok(PortData::Device { slice: out_w, len: n * sz, host: None })
+}

@@ -34,7 +34,7 @@ struct Slab {
 #[derive(Debug, Clone)]
 pub struct LorenzoStage {
     dtype: DataType,
-    block_size: u32,
+    pub(crate) block_size: u32,
     pub(crate) centering: bool,
     pub(crate) dims: Option<Dims>,
 }
