@@ -260,3 +260,26 @@ fn bench_prints_a_table_and_appends_json() {
     let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
     assert_eq!(c, 1, "{e}");
 }
+
+#[test]
+fn info_says_how_a_chain_runs() {
+    let input = write_field("f.f32", 4000);
+    let arch = tmp("f.fzm");
+    let (c, _, e) = run(&[
+        "compress",
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        arch.to_str().unwrap(),
+        "--dims",
+        "4000",
+        "--preset",
+        "szp_composed",
+        "--backend",
+        "cpu",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let (c, o, _) = run(&["info", arch.to_str().unwrap()]);
+    assert_eq!(c, 0);
+    assert!(o.contains("fusion: quant+lorenzo+bitpack") && o.contains("decompress runs fused"), "{o}");
+}

@@ -669,10 +669,13 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
     let a = fzm::read(&bytes)?;
     let h = &a.header;
     let mut stages = Vec::new();
+    let mut built = Vec::new();
     for s in &a.stages {
         let st = fzwgpu::stages::from_config(s.stage_type, s.stage_version, &s.config)?;
         stages.push((s, st.describe(), st.run_notes()));
+        built.push(st);
     }
+    let fusion = fzwgpu::stages::chain::describe_archive_chains(&built, &a.stages);
     if json_out {
         let v = json!({
             "file": path.display().to_string(),
@@ -696,6 +699,7 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
                 "config": d.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
                 "run_notes": notes,
             })).collect::<Vec<_>>(),
+            "fusion": fusion,
             "buffers": a.buffers.iter().map(|b| json!({
                 "name": b.name,
                 "id": b.dag_buffer_id,
@@ -744,6 +748,9 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
             "  buffer '{}' id {} {}: {} bytes at payload offset {} (bound {} bytes)",
             b.name, b.dag_buffer_id, b.data_type, b.data_size, b.byte_offset, b.allocated_size
         );
+    }
+    for f in &fusion {
+        println!("  fusion: {f}");
     }
     Ok(())
 }

@@ -266,3 +266,30 @@ pub fn record_inverse(
     q.record_patch(r, out, outliers, opts)?;
     Ok(PortData::Device { slice: out_w, len: n * sz, host: None })
 }
+
+/// Which path each Quantizer -> Lorenzo -> AdaptiveBitpack chain of an archive takes
+/// under `fusion = auto` (for `fzwgpu info`): the archive bytes are the same either way.
+pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate::format::fzm::StageInfo]) -> Vec<String> {
+    let n = stages.len();
+    let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| infos[s].inputs.contains(&id)).collect() };
+    let mut out = Vec::new();
+    for qi in 0..n {
+        if stages[qi].as_any().downcast_ref::<QuantizerStage>().is_none() {
+            continue;
+        }
+        let [li] = consumers_of(infos[qi].outputs[0])[..] else { continue };
+        let Some(l) = stages[li].as_any().downcast_ref::<LorenzoStage>() else { continue };
+        let [bi] = consumers_of(infos[li].outputs[0])[..] else { continue };
+        let Some(b) = stages[bi].as_any().downcast_ref::<BitpackStage>() else { continue };
+        let names = format!("{}+{}+{}", infos[qi].name, infos[li].name, infos[bi].name);
+        let inverse = match l.dims {
+            Some(d) if d.rank() == 1 && l.block_size % b.block_size == 0 => "fused (chain_unpack)".to_string(),
+            Some(d) if d.rank() != 1 => format!("staged ({}-D)", d.rank()),
+            _ => "staged (Lorenzo tile is not a whole number of bitpack blocks)".to_string(),
+        };
+        out.push(format!(
+            "{names}: compress fuses it (chain_width/chain_pack) when the field fits one binding; decompress runs {inverse}; fused and staged write the same bytes"
+        ));
+    }
+    out
+}
