@@ -17,6 +17,7 @@ const MAX_BLOCK: u32 = 4096u;
 var<workgroup> s_codes: array<u32, MAX_BLOCK>;
 
 #include "common/bitpack_gather.wgsl"
+#include "common/width_meta.wgsl"
 
 @compute @workgroup_size(WG)
 fn bitpack_pack(@builtin(local_invocation_index) lid: u32,
@@ -31,15 +32,7 @@ fn bitpack_pack(@builtin(local_invocation_index) lid: u32,
     let w = widths[b];
     let off = offsets[b];
     if (lid == 0u) {
-        if ((b & 3u) == 0u) {
-            var m = 0u;
-            for (var k = 0u; k < 4u; k++) {
-                if (b + k < P.nblocks) {
-                    m = m | ((widths[b + k] & 0xffu) << (8u * k));
-                }
-            }
-            block_meta[b >> 2u] = m;
-        }
+        write_width_meta(b);
         if (b + 1u == P.nblocks) {
             totals[P.chunk] = off + block_words(w, len);
         }

@@ -16,7 +16,6 @@ use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::DataType;
-use std::sync::Arc;
 
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 24;
@@ -130,20 +129,10 @@ impl BitpackStage {
     /// geometry, per-chunk payload words and the buffer's window.
     pub(crate) fn validate_input(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<(Geo, Vec<u64>, BufSlice)> {
         let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
-        let (slice, len, host) = match inputs.first() {
-            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
-            _ => return Err(Error::Pipeline("AdaptiveBitpack inverse: input must be a device buffer".into())),
-        };
-        let host = match host {
-            Some(h) => h,
-            None => {
-                r.submit()?;
-                Arc::new(
-                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
-                        .to_vec(),
-                )
-            }
-        };
+        let (slice, len, host) = inputs
+            .first()
+            .ok_or_else(|| Error::Pipeline("AdaptiveBitpack inverse: no input".into()))?
+            .host_bytes(r, "AdaptiveBitpack inverse")?;
         let g = self.geometry(r, n, opts)?;
         if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
             return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));

@@ -79,6 +79,21 @@ pub enum PortData {
 }
 
 impl PortData {
+    /// The device window, its length and a host copy of its bytes: the archive's copy
+    /// when there is one, else read back (after submitting what was recorded).
+    pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, Arc<Vec<u8>>)> {
+        match self {
+            PortData::Device { slice, len, host: Some(h) } => Ok((*slice, *len, h.clone())),
+            PortData::Device { slice, len, host: None } => {
+                r.submit()?;
+                let mut v = r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
+                v.truncate(*len as usize);
+                Ok((*slice, *len, Arc::new(v)))
+            }
+            PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input must be a device buffer"))),
+        }
+    }
+
     pub fn device(&self, what: &str) -> Result<(BufSlice, u64)> {
         match self {
             PortData::Device { slice, len, .. } => Ok((*slice, *len)),

@@ -18,7 +18,6 @@ use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
 use crate::recording::{BufId, BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
-use std::sync::Arc;
 
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 88;
@@ -188,17 +187,7 @@ impl QuantizerStage {
     pub(crate) fn record_patch(&mut self, r: &mut Recorder, out: BufId, outliers: &PortData, opts: &RunOptions) -> Result<()> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
         let n = res.n;
-        let host = match outliers {
-            PortData::Device { host: Some(h), .. } => h.clone(),
-            PortData::Device { slice, len, host: None } => {
-                r.submit()?;
-                Arc::new(
-                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..*len as usize]
-                        .to_vec(),
-                )
-            }
-            _ => return Err(Error::Pipeline("Quantizer inverse: no outlier list".into())),
-        };
+        let (_, _, host) = outliers.host_bytes(r, "Quantizer outlier list")?;
         let sz = self.sz();
         let esz = (2 * sz) as usize;
         if host.len() % esz != 0 {

@@ -20,7 +20,6 @@ use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
-use std::sync::Arc;
 
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 88;
@@ -294,20 +293,8 @@ impl Stage for SzpStage {
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZp: no stored configuration"))?;
-        let (slice, len, host) = match inputs.first() {
-            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
-            _ => return Err(Error::Pipeline("SZp inverse: input must be a device buffer".into())),
-        };
-        let host = match host {
-            Some(h) => h,
-            None => {
-                r.submit()?;
-                Arc::new(
-                    r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0)[..len as usize]
-                        .to_vec(),
-                )
-            }
-        };
+        let (slice, len, host) =
+            inputs.first().ok_or_else(|| Error::Pipeline("SZp inverse: no input".into()))?.host_bytes(r, "SZp inverse")?;
         let g = self.geometry(r, res.n, opts)?;
         if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
             return Err(Error::corrupt("SZp buffer shorter than its meta region or padding not zero"));

@@ -22,7 +22,6 @@ use crate::kernels::Kernel;
 use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
-use std::sync::Arc;
 
 pub const MAX_BLOCK_SIZE: u32 = 4096;
 pub const DEFAULT_BLOCK_SIZE: u32 = 128;
@@ -424,17 +423,8 @@ impl Stage for SzxStage {
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
-        let (slice, len, host) = match inputs.first() {
-            Some(PortData::Device { slice, len, host }) => (*slice, *len, host.clone()),
-            _ => return Err(Error::Pipeline("SZx inverse: input must be a device buffer".into())),
-        };
-        let host = match host {
-            Some(h) => h,
-            None => {
-                r.submit()?;
-                Arc::new(r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0))
-            }
-        };
+        let (slice, len, host) =
+            inputs.first().ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?.host_bytes(r, "SZx inverse")?;
         let g = self.geometry(r, res.n, opts)?;
         let sz = self.sz();
         if len < g.meta_pad() || host.len() as u64 != len {

@@ -39,6 +39,21 @@ pub fn extract_code(words: &[u32], base: usize, i: usize, w: u32) -> u32 {
     (c & mask) as u32
 }
 
+/// Twin of `write_width_meta` (shaders/common/width_meta.wgsl) for blocks `0..nb` of
+/// a chunk of `nblocks`.
+pub fn write_width_meta(widths: &[u32], nb: usize, nblocks: usize, meta: &mut [u32]) -> Result<()> {
+    for blk in (0..nb).step_by(4) {
+        let mut m = 0u32;
+        for k in 0..4 {
+            if blk + k < nblocks {
+                m |= (widths[blk + k] & 0xff) << (8 * k);
+            }
+        }
+        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
+    }
+    Ok(())
+}
+
 pub fn block_words(w: u32, len: u32) -> u32 {
     (len * w).div_ceil(32)
 }
@@ -107,15 +122,7 @@ pub fn bitpack_pack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let meta: &mut [u32] = view_mut(meta, "meta")?;
     let payload: &mut [u32] = view_mut(payload, "payload")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
-    for blk in (0..nb).step_by(4) {
-        let mut m = 0u32;
-        for k in 0..4 {
-            if blk + k < p.nblocks as usize {
-                m |= (widths[blk + k] & 0xff) << (8 * k);
-            }
-        }
-        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
-    }
+    write_width_meta(widths, nb, p.nblocks as usize, meta)?;
     if nb == p.nblocks as usize && nb > 0 {
         let l = nb - 1;
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? =

@@ -189,15 +189,7 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
     let payload: &mut [u32] = view_mut(payload, "payload")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
     let means: &mut [u32] = view_mut(means, "means")?;
-    for blk in (0..nb).step_by(4) {
-        let mut m = 0u32;
-        for k in 0..4 {
-            if blk + k < p.nblocks as usize {
-                m |= (widths[blk + k] & 0xff) << (8 * k);
-            }
-        }
-        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
-    }
+    super::bitpack::write_width_meta(widths, nb, p.nblocks as usize, meta)?;
     if nb == p.nblocks as usize && nb > 0 {
         let l = nb - 1;
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? =

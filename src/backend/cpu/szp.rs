@@ -85,15 +85,7 @@ pub fn szp_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result
     let meta: &mut [u32] = view_mut(meta, "meta")?;
     let payload: &mut [u32] = view_mut(payload, "payload")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
-    for blk in (0..nb).step_by(4) {
-        let mut m = 0u32;
-        for k in 0..4 {
-            if blk + k < p.math.nblocks as usize {
-                m |= (widths[blk + k] & 0xff) << (8 * k);
-            }
-        }
-        *meta.get_mut(blk / 4).ok_or_else(|| Error::Device("meta window".into()))? = m;
-    }
+    super::bitpack::write_width_meta(widths, nb, p.math.nblocks as usize, meta)?;
     if nb == p.math.nblocks as usize && nb > 0 {
         let l = nb - 1;
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? =
