@@ -7,6 +7,7 @@
 //! [ meta: u8 width per block ][ zero pad to 8 bytes ][ payload words at scanned offsets ]
 //! ```
 
+use super::geo::BlockGeo as Geo;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::backend::cpu::bitpack::block_words;
 use crate::error::{Error, Result};
@@ -29,26 +30,6 @@ pub struct BitpackStage {
     pub(crate) block_size: u32,
     pub(crate) n: Option<u64>,
     zero_blocks: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Geo {
-    pub(crate) n: u64,
-    pub(crate) bs: u64,
-    pub(crate) nb: u64,
-    pub(crate) cb: u64,
-    pub(crate) nchunks: u64,
-}
-
-impl Geo {
-    pub(crate) fn chunk(&self, k: u64) -> (u64, u64, u64) {
-        let b0 = k * self.cb;
-        let nbk = self.cb.min(self.nb - b0);
-        (b0, nbk, (self.n - b0 * self.bs).min(nbk * self.bs))
-    }
-    pub(crate) fn meta_pad(&self) -> u64 {
-        self.nb.next_multiple_of(8)
-    }
 }
 
 impl BitpackStage {
@@ -79,22 +60,7 @@ impl BitpackStage {
     }
 
     pub(crate) fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
-        let bs = self.block_size as u64;
-        let nb = n.div_ceil(bs);
-        let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
-        if let Some(m) = opts.max_chunk_bytes {
-            limit = limit.min(m);
-        }
-        let cb = (limit.saturating_sub(256) / (bs * 4)) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
-        if cb == 0 {
-            return Err(Error::TooLarge {
-                what: format!("minimum AdaptiveBitpack chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs})"),
-                actual: CHUNK_BLOCK_ALIGN * bs * 4 + 256,
-                limit,
-            });
-        }
-        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
-        Ok(Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) })
+        Geo::new(r, n, self.block_size as u64, 4, CHUNK_BLOCK_ALIGN, 1, opts, "AdaptiveBitpack")
     }
 
     fn params(&self, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> BitpackParams {

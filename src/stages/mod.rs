@@ -256,3 +256,4 @@ pub fn type_name_of(id: u16) -> &'static str {
 }
 pub mod bound;
 pub mod chain;
+pub mod geo;

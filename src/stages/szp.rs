@@ -10,6 +10,7 @@
 //! ```
 
 use super::bound::Resolved;
+use super::geo::BlockGeo as Geo;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::backend::cpu::szp::{szp_cost, RAW_WIDTH};
 use crate::error::{Error, Result};
@@ -34,26 +35,6 @@ pub struct SzpStage {
     dims: Option<Dims>,
     resolved: Option<Resolved>,
     raw_blocks: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Geo {
-    n: u64,
-    bs: u64,
-    nb: u64,
-    cb: u64,
-    nchunks: u64,
-}
-
-impl Geo {
-    fn chunk(&self, k: u64) -> (u64, u64, u64) {
-        let b0 = k * self.cb;
-        let nbk = self.cb.min(self.nb - b0);
-        (b0, nbk, (self.n - b0 * self.bs).min(nbk * self.bs))
-    }
-    fn meta_pad(&self) -> u64 {
-        self.nb.next_multiple_of(8)
-    }
 }
 
 impl SzpStage {
@@ -93,22 +74,7 @@ impl SzpStage {
     }
 
     fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
-        let bs = self.block_size as u64;
-        let nb = n.div_ceil(bs);
-        let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
-        if let Some(m) = opts.max_chunk_bytes {
-            limit = limit.min(m);
-        }
-        let cb = (limit.saturating_sub(256) / (bs * self.sz())) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
-        if cb == 0 {
-            return Err(Error::TooLarge {
-                what: format!("minimum SZp chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs})"),
-                actual: CHUNK_BLOCK_ALIGN * bs * self.sz() + 256,
-                limit,
-            });
-        }
-        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
-        Ok(Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) })
+        Geo::new(r, n, self.block_size as u64, self.sz(), CHUNK_BLOCK_ALIGN, 1, opts, "SZp")
     }
 
     fn resolve(&self, n: u64, range: Option<(f64, f64)>) -> Resolved {

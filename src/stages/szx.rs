@@ -13,6 +13,7 @@
 //! Offsets are the exclusive scan of the per-block costs; the decoder recomputes them.
 
 use super::bound::Resolved;
+use super::geo::BlockGeo as Geo;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage, MAX_CONFIG_BYTES};
 use crate::backend::cpu::szx::{block_cost, SzxFloat, BT_CONST, BT_QUANT, BT_RAW};
 use crate::error::{Error, Result};
@@ -59,30 +60,6 @@ pub struct SzxStage {
     dims: Option<Dims>,
     resolved: Option<Resolved>,
     stats: Option<SzxStats>,
-}
-
-/// Chunk geometry of one run.
-#[derive(Debug, Clone, Copy)]
-struct Geo {
-    n: u64,
-    bs: u64,
-    nb: u64,
-    /// blocks per chunk
-    cb: u64,
-    nchunks: u64,
-}
-
-impl Geo {
-    fn chunk(&self, k: u64) -> (u64, u64, u64) {
-        let b0 = k * self.cb;
-        let nbk = self.cb.min(self.nb - b0);
-        let e0 = b0 * self.bs;
-        let nk = (self.n - e0).min(nbk * self.bs);
-        (b0, nbk, nk)
-    }
-    fn meta_pad(&self) -> u64 {
-        (2 * self.nb).next_multiple_of(8)
-    }
 }
 
 impl SzxStage {
@@ -140,29 +117,10 @@ impl SzxStage {
     }
 
     fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
-        let info = r.backend.info();
-        let sz = self.sz();
-        let bs = self.cfg.block_size as u64;
-        let nb = n.div_ceil(bs);
-        // keep every in-kernel word index below 2^32
-        let mut limit = info.max_binding_bytes.min((1u64 << 31) - 256);
-        if let Some(m) = opts.max_chunk_bytes {
-            limit = limit.min(m);
-        }
-        let per_block = bs * sz;
-        let cb = (limit.saturating_sub(256) / per_block) / CHUNK_BLOCK_ALIGN * CHUNK_BLOCK_ALIGN;
-        if cb == 0 {
-            return Err(Error::TooLarge {
-                what: format!("minimum SZx chunk ({CHUNK_BLOCK_ALIGN} blocks of {bs} {}) plus 256 bytes", self.cfg.dtype),
-                actual: CHUNK_BLOCK_ALIGN * per_block + 256,
-                limit,
-            });
-        }
-        let cb = cb.min(nb.next_multiple_of(CHUNK_BLOCK_ALIGN));
-        let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb) };
-        let total_bytes = n * sz;
-        if total_bytes > info.max_buffer_bytes {
-            return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit: info.max_buffer_bytes });
+        let g = Geo::new(r, n, self.cfg.block_size as u64, self.sz(), CHUNK_BLOCK_ALIGN, 2, opts, "SZx")?;
+        let (total_bytes, limit) = (n * self.sz(), r.backend.info().max_buffer_bytes);
+        if total_bytes > limit {
+            return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit });
         }
         Ok(g)
     }
@@ -411,7 +369,7 @@ impl Stage for SzxStage {
         let res = self.resolved.ok_or_else(|| Error::Pipeline("SZx: finish before run".into()))?;
         if let Some(Some(bytes)) = outputs.first() {
             let nb = res.n.div_ceil(self.cfg.block_size as u64);
-            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1 };
+            let g = Geo { n: res.n, bs: self.cfg.block_size as u64, nb, cb: nb.max(1), nchunks: 1, meta_bytes: 2 };
             if (bytes.len() as u64) < g.meta_pad() {
                 return Err(Error::Device("SZx output shorter than its meta region".into()));
             }
