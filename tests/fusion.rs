@@ -103,17 +103,43 @@ fn fusion_switch() {
 #[test]
 fn fused_inverse_equals_staged_inverse() {
     let mut rng = Rng(5);
-    for f in [
-        Field::from_f32(
-            Dims::d1(50_003).unwrap(),
-            &(0..50_003)
-                .map(|i| if i % 9000 == 11 { f32::NAN } else { (i as f32 * 0.003).sin() * 70.0 + rng.unit() as f32 })
-                .collect::<Vec<_>>(),
-        )
-        .unwrap(),
-        Field::from_f64(Dims::d1(7777).unwrap(), &(0..7777).map(|i| (i as f64 * 0.01).cos() * 1e6).collect::<Vec<_>>()).unwrap(),
-    ] {
-        for preset in ["szp_composed", "szp_centered"] {
+    for f in
+        [
+            Field::from_f32(
+                Dims::d1(50_003).unwrap(),
+                &(0..50_003)
+                    .map(|i| if i % 9000 == 11 { f32::NAN } else { (i as f32 * 0.003).sin() * 70.0 + rng.unit() as f32 })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            Field::from_f64(Dims::d1(7777).unwrap(), &(0..7777).map(|i| (i as f64 * 0.01).cos() * 1e6).collect::<Vec<_>>()).unwrap(),
+            // 2-D and 3-D, ragged tiles, an outlier and a NaN
+            Field::from_f32(
+                Dims::new(300, 131, 1).unwrap(),
+                &(0..300 * 131)
+                    .map(|i| {
+                        if i == 4321 {
+                            f32::NAN
+                        } else {
+                            ((i % 300) as f32 * 0.02).sin() * 40.0 + (i / 300) as f32 * 0.1 + rng.unit() as f32
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            Field::from_f64(
+                Dims::new(41, 30, 17).unwrap(),
+                &(0..41 * 30 * 17).map(|i| (i as f64 * 0.002).cos() * 1e3 + if i == 999 { 1e30 } else { 0.0 }).collect::<Vec<_>>(),
+            )
+            .unwrap(),
+            Field::from_f32(
+                Dims::new(130, 129, 3).unwrap(),
+                &(0..130 * 129 * 3).map(|i| (i as f32 * 0.0007).sin() * 5.0 + rng.unit() as f32 * 0.3).collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        ]
+    {
+        for preset in ["szp_composed", "szp_centered", UINT_CHAIN] {
             for (name, be) in backends() {
                 let c = run(preset, &f, FusionPolicy::Off, be.as_ref()).unwrap();
                 let staged =
@@ -121,19 +147,20 @@ fn fused_inverse_equals_staged_inverse() {
                 let fused =
                     fzwgpu::decompress(be.as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).unwrap();
                 assert!(fused.report.notes.iter().any(|(_, n)| n.starts_with("fused=")), "{:?}", fused.report.notes);
+                assert!(!staged.report.notes.iter().any(|(_, n)| n.starts_with("fused=")), "{:?}", staged.report.notes);
                 assert!(staged.field.bytes == fused.field.bytes, "{} on {name}: fused inverse differs", f.dims);
             }
         }
     }
-    // a Lorenzo tile (16) that is not a whole number of bitpack blocks (64): staged
-    let c =
-        run(UINT_CHAIN, &Field::from_f32(Dims::d1(5000).unwrap(), &vec![1.5; 5000]).unwrap(), FusionPolicy::Off, cpu().as_ref()).unwrap();
-    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).is_err());
-    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions::default()).is_ok());
-    // 2-D: auto stages the inverse and says why; force refuses
-    let f = Field::from_f32(Dims::new(100, 50, 1).unwrap(), &(0..5000).map(|i| i as f32).collect::<Vec<_>>()).unwrap();
+    // a field past the chunk limit: auto stages the inverse and says why; force refuses
+    let f = Field::from_f32(Dims::new(300, 200, 1).unwrap(), &(0..60_000).map(|i| i as f32 * 0.01).collect::<Vec<_>>()).unwrap();
     let c = run("szp_composed", &f, FusionPolicy::Off, cpu().as_ref()).unwrap();
-    let d = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions::default()).unwrap();
+    let small = RunOptions { max_chunk_bytes: Some(200_000), ..Default::default() };
+    let d = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &small).unwrap();
     assert!(d.report.notes.iter().any(|(_, n)| n.starts_with("staged=")), "{:?}", d.report.notes);
-    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).is_err());
+    let whole = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &RunOptions::default()).unwrap();
+    assert!(whole.report.notes.iter().any(|(_, n)| n.starts_with("fused=")), "{:?}", whole.report.notes);
+    assert!(d.field.bytes == whole.field.bytes);
+    let force_small = RunOptions { fusion: FusionPolicy::Force, ..small };
+    assert!(fzwgpu::decompress(cpu().as_ref(), &c.bytes, &force_small).is_err());
 }

@@ -753,7 +753,22 @@ fn chain_kernels_match_twins() {
 fn chain_unpack_matches_twin() {
     use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let mut rng = Rng(seed());
-    for &(n, tile, bs) in &[(5000usize, 128u32, 32u32), (777, 64, 64), (4096, 4096, 128)] {
+    // (dims, tile extent per used dim, bitpack block): 1-D, 2-D and 3-D, ragged edges,
+    // tiles that do and do not hold whole bitpack blocks
+    for &((nx, ny, nz), tile, bs) in &[
+        ((5000u32, 1u32, 1u32), 128u32, 32u32),
+        ((777, 1, 1), 64, 64),
+        ((4096, 1, 1), 4096, 128),
+        ((300, 37, 1), 128, 32),
+        ((61, 45, 1), 16, 128),
+        ((33, 20, 19), 8, 32),
+        ((700, 3, 2), 512, 128),
+        ((49, 37, 240), 128, 128),
+        ((100, 3, 1), 4096, 64),
+    ] {
+        let n = (nx * ny * nz) as usize;
+        let (tx, ty, tz) = (tile, if ny > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
+        let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
         let res: Vec<u32> = (0..n).map(|i| if i % 100 < 50 { 0 } else { ((rng.next() >> 58) as i32 - 32) as u32 }).collect();
         let nb = n.div_ceil(bs as usize);
         let p = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: 1, ..Default::default() };
@@ -790,15 +805,22 @@ fn chain_unpack_matches_twin() {
             ],
             nb as u64,
         );
-        let ntiles = n.div_ceil(tile as usize);
+        let ntiles = (ntx * nty * ntz) as usize;
         let means: Vec<u32> = (0..ntiles).map(|t| t as u32 * 7).collect();
         for (f64v, centering) in [(false, 1u32), (true, 0u32)] {
             let pb = if f64v {
                 let q = ChainUnpackParams64 {
                     n: n as u32,
                     block_size: bs,
-                    tile,
                     ntiles: ntiles as u32,
+                    nx,
+                    ny,
+                    nz,
+                    tx,
+                    ty,
+                    tz,
+                    ntx,
+                    nty,
                     qzigzag: 1,
                     bzigzag: 1,
                     centering,
@@ -813,8 +835,15 @@ fn chain_unpack_matches_twin() {
                 let q = ChainUnpackParams32 {
                     n: n as u32,
                     block_size: bs,
-                    tile,
                     ntiles: ntiles as u32,
+                    nx,
+                    ny,
+                    nz,
+                    tx,
+                    ty,
+                    tz,
+                    ntx,
+                    nty,
                     qzigzag: 0,
                     bzigzag: 1,
                     centering,
@@ -837,6 +866,7 @@ fn chain_unpack_matches_twin() {
                     B::In(pk[1].clone()),
                     B::In(bytes32(&means)),
                     B::Out(n * if f64v { 8 } else { 4 }),
+                    if ny * nz > 1 { B::Out(n * 4) } else { B::Scratch(16) },
                 ],
                 ntiles as u64,
             );

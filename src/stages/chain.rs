@@ -2,7 +2,8 @@
 //! `chain_width` / `chain_pack` kernels (codes and residuals are never stored), plus
 //! the Quantizer's outlier compaction. The outputs of all three stages are the very
 //! bytes the staged kernels write (tests/fusion.rs), so the archive does not depend on
-//! the path. The inverse runs staged.
+//! the path. The inverse is `chain_unpack` (unpack, Lorenzo sums in 1-D/2-D/3-D and
+//! dequantization in one kernel) followed by the Quantizer's outlier patch.
 
 use super::bitpack::BitpackStage;
 use super::lorenzo::LorenzoStage;
@@ -143,16 +144,30 @@ fn chain_params(
     }
 }
 
-/// Why the inverse of a chain cannot be fused (1-D, the Lorenzo tile a whole number of
-/// AdaptiveBitpack blocks, one bitpack chunk, the field in one binding), or None.
+/// Largest Lorenzo tile (values) the fused inverse takes: one workgroup walks a tile in
+/// at most three passes of tile / 256 line steps per invocation. Bigger tiles would
+/// leave the GPU with too few workgroups, and lavapipe stops an invocation after 65535
+/// loop iterations in total.
+pub const FUSED_TILE_MAX: u64 = 1 << 21;
+
+fn tile_too_large(l: &LorenzoStage, dims: crate::types::Dims) -> Option<String> {
+    let tile = (l.block_size as u64).pow(dims.rank() as u32);
+    (dims.rank() > 1 && tile > FUSED_TILE_MAX)
+        .then(|| format!("Lorenzo tiles of {tile} values exceed the fused inverse's {FUSED_TILE_MAX}"))
+}
+
+/// Why the inverse of a chain cannot be fused (the field and its integer sums must fit
+/// one binding, and AdaptiveBitpack must have written one chunk), or None.
 pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Recorder, opts: &RunOptions) -> Option<String> {
     let dims = l.dims?;
     let n = dims.len();
-    if dims.rank() != 1 {
-        return Some("the fused inverse is 1-D only".into());
+    if let Some(why) = tile_too_large(l, dims) {
+        return Some(why);
     }
-    if l.block_size % b.block_size != 0 {
-        return Some("the Lorenzo tile is not a whole number of AdaptiveBitpack blocks".into());
+    match b.geometry(r, n, opts) {
+        Ok(g) if g.nchunks == 1 => {}
+        Ok(g) => return Some(format!("AdaptiveBitpack runs in {} chunks", g.nchunks)),
+        Err(e) => return Some(e.to_string()),
     }
     let sz = if q.f64v_pub() { 8 } else { 4 };
     let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
@@ -189,8 +204,8 @@ pub fn record_inverse(
     }
     let f64v = q.f64v_pub();
     let sz = if f64v { 8 } else { 4 };
-    let tile = l.block_size as u64;
-    let ntiles = n.div_ceil(tile);
+    let lp = l.params(dims)?;
+    let ntiles = LorenzoStage::tiles(&lp);
     let means_w = match (l.centering, means) {
         (true, Some(m)) => {
             let (m, mlen) = m.device("means")?;
@@ -223,6 +238,9 @@ pub fn record_inverse(
     let pay_w = if per[0] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[0]) };
     let out = r.alloc(n * sz)?;
     let out_w = BufSlice::new(out, 0, n * sz);
+    // integer sums of finished rows, read back by 2-D and 3-D tiles
+    let scratch_bytes = if dims.rank() > 1 { 4 * n } else { 16 };
+    let scratch_w = BufSlice::new(r.temp(scratch_bytes)?, 0, scratch_bytes);
     let word_base = ((abs - win) / 4) as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
     let pbytes = if f64v {
@@ -230,8 +248,15 @@ pub fn record_inverse(
         let p = crate::kernels::params::ChainUnpackParams64 {
             n: n as u32,
             block_size: b.block_size,
-            tile: tile as u32,
             ntiles: ntiles as u32,
+            nx: lp.nx,
+            ny: lp.ny,
+            nz: lp.nz,
+            tx: lp.tx,
+            ty: lp.ty,
+            tz: lp.tz,
+            ntx: lp.ntx,
+            nty: lp.nty,
             word_base,
             qzigzag: qzz,
             bzigzag: bzz,
@@ -248,8 +273,15 @@ pub fn record_inverse(
         let p = crate::kernels::params::ChainUnpackParams32 {
             n: n as u32,
             block_size: b.block_size,
-            tile: tile as u32,
             ntiles: ntiles as u32,
+            nx: lp.nx,
+            ny: lp.ny,
+            nz: lp.nz,
+            tx: lp.tx,
+            ty: lp.ty,
+            tz: lp.tz,
+            ntx: lp.ntx,
+            nty: lp.nty,
             word_base,
             qzigzag: qzz,
             bzigzag: bzz,
@@ -262,7 +294,7 @@ pub fn record_inverse(
         };
         bytemuck::bytes_of(&p).to_vec()
     };
-    r.dispatch_bytes(Kernel::ChainUnpack, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], ntiles)?;
+    r.dispatch_bytes(Kernel::ChainUnpack, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w, scratch_w], ntiles)?;
     q.record_patch(r, out, outliers, opts)?;
     Ok(PortData::Device { slice: out_w, len: n * sz, host: None })
 }
@@ -280,12 +312,16 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
         let [li] = consumers_of(infos[qi].outputs[0])[..] else { continue };
         let Some(l) = stages[li].as_any().downcast_ref::<LorenzoStage>() else { continue };
         let [bi] = consumers_of(infos[li].outputs[0])[..] else { continue };
-        let Some(b) = stages[bi].as_any().downcast_ref::<BitpackStage>() else { continue };
+        if stages[bi].as_any().downcast_ref::<BitpackStage>().is_none() {
+            continue;
+        }
         let names = format!("{}+{}+{}", infos[qi].name, infos[li].name, infos[bi].name);
         let inverse = match l.dims {
-            Some(d) if d.rank() == 1 && l.block_size % b.block_size == 0 => "fused (chain_unpack)".to_string(),
-            Some(d) if d.rank() != 1 => format!("staged ({}-D)", d.rank()),
-            _ => "staged (Lorenzo tile is not a whole number of bitpack blocks)".to_string(),
+            Some(d) => match tile_too_large(l, d) {
+                None => "fused (chain_unpack) when the field fits one binding".to_string(),
+                Some(why) => format!("staged ({why})"),
+            },
+            None => "staged (no Lorenzo dims)".to_string(),
         };
         out.push(format!(
             "{names}: compress fuses it (chain_width/chain_pack) when the field fits one binding; decompress runs {inverse}; fused and staged write the same bytes"

@@ -216,35 +216,37 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
     Ok(())
 }
 
-/// Twin of `chain_unpack`.
+/// Twin of `chain_unpack`: per tile, the prefix sums along x, then y, then z (what the
+/// kernel leaves in `scratch` is the last pass before the final one: the x sums in 2-D,
+/// the x-y sums in 3-D), then the dequantized values.
 pub fn chain_unpack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
-    let (n, bs, tile, ntiles, word_base, qzz, bzz, centering, step, one) = if F::WT == 2 {
+    macro_rules! geo {
+        ($c:expr, $step:expr, $one:expr) => {{
+            let c = $c;
+            (
+                [c.n, c.block_size, c.ntiles, c.word_base, c.qzigzag, c.bzigzag, c.centering],
+                [c.nx, c.ny, c.nz, c.tx, c.ty, c.tz, c.ntx, c.nty],
+                F::from_f64($step),
+                F::from_f64($one),
+            )
+        }};
+    }
+    let ([n, bs, ntiles, word_base, qzz, bzz, centering], [nx, ny, nz, tx, ty, tz, ntx, nty], step, one) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
-        (c.n, c.block_size, c.tile, c.ntiles, c.word_base, c.qzigzag, c.bzigzag, c.centering, F::from_f64(c.step), F::from_f64(c.one))
+        geo!(c, c.step, c.one)
     } else {
         let c: ChainUnpackParams32 = params(pb)?;
-        (
-            c.n,
-            c.block_size,
-            c.tile,
-            c.ntiles,
-            c.word_base,
-            c.qzigzag,
-            c.bzigzag,
-            c.centering,
-            F::from_f64(c.step as f64),
-            F::from_f64(c.one as f64),
-        )
+        geo!(c, c.step as f64, c.one as f64)
     };
     let meta: &[u32] = view(b.ro[0], "chain_unpack.meta")?;
     let offsets: &[u32] = view(b.ro[1], "chain_unpack.offsets")?;
     let pay: &[u32] = view(b.ro[2], "chain_unpack.payload_u")?;
     let means: &[u32] = view(b.ro[3], "chain_unpack.means")?;
-    let out: &mut [u32] = view_mut(b.rw[0], "chain_unpack.out")?;
     let wt = F::WT as usize;
-    need(out.len() >= n as usize * wt && tile > 0 && bs > 0, "chain_unpack sizes")?;
-    let nt = ntiles.min(groups) as usize;
+    let nn = nx as u64 * ny as u64 * nz as u64;
+    need(nn == n as u64 && tx > 0 && ty > 0 && tz > 0 && bs > 0 && ntx > 0 && nty > 0, "chain_unpack geometry")?;
+    let keep = ny as u64 * nz as u64 > 1;
     let residual_at = |i: u32| -> Result<u32> {
         let blk = (i / bs) as usize;
         let w = (meta.get(blk / 4).ok_or_else(|| Error::Device("meta".into()))? >> (8 * (blk & 3))) & 0xff;
@@ -254,16 +256,67 @@ pub fn chain_unpack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
         let u = super::bitpack::extract_code(pay, base, (i - blk as u32 * bs) as usize, w);
         Ok(if bzz == 1 { (((u >> 1) as i32) ^ -((u & 1) as i32)) as u32 } else { u })
     };
-    out[..n as usize * wt].par_chunks_mut(tile as usize * wt).enumerate().take(nt).try_for_each(|(t, o)| -> Result<()> {
-        let start = t as u32 * tile;
-        let len = tile.min(n - start);
-        let mut run = if centering == 1 { *means.get(t).ok_or_else(|| Error::Device("means".into()))? } else { 0 };
-        for k in 0..len {
-            run = run.wrapping_add(residual_at(start + k)?);
-            let q = if qzz == 1 { ((run >> 1) as i32) ^ -((run & 1) as i32) } else { run as i32 };
-            let x = super::szx::mulr(F::from_i32(q), step, one);
-            o[k as usize * wt..k as usize * wt + wt].copy_from_slice(&x.words()[..wt]);
+    // (tile origin, extents, head, scratch values, final sums), both x-fastest
+    type Tile = ((u32, u32, u32), (u32, u32, u32), u32, Vec<u32>, Vec<u32>);
+    let tiles: Vec<Tile> = (0..ntiles.min(groups))
+        .into_par_iter()
+        .map(|t| -> Result<Tile> {
+            let (x0, y0, z0) = ((t % ntx) * tx, ((t / ntx) % nty) * ty, (t / (ntx * nty)) * tz);
+            need(x0 < nx && y0 < ny && z0 < nz, "chain_unpack tile")?;
+            let (lx, ly, lz) = (tx.min(nx - x0), ty.min(ny - y0), tz.min(nz - z0));
+            let head = if centering == 1 { *means.get(t as usize).ok_or_else(|| Error::Device("means".into()))? } else { 0 };
+            let (sx, sxy) = (lx as usize, lx as usize * ly as usize);
+            let mut s = vec![0u32; sxy * lz as usize];
+            for z in 0..lz as usize {
+                for y in 0..ly as usize {
+                    let row = ((z0 + z as u32) * ny + (y0 + y as u32)) * nx + x0;
+                    let mut acc = 0u32;
+                    for k in 0..sx {
+                        acc = acc.wrapping_add(residual_at(row + k as u32)?);
+                        s[z * sxy + y * sx + k] = acc;
+                    }
+                }
+            }
+            let mut kept = Vec::new();
+            for (axis, stride, len) in [(1, sx, ly as usize), (2, sxy, lz as usize)] {
+                if axis == 2 && nz == 1 {
+                    break;
+                }
+                if keep {
+                    kept = s.clone();
+                }
+                for j in 0..s.len() {
+                    if (j / stride) % len != 0 {
+                        s[j] = s[j].wrapping_add(s[j - stride]);
+                    }
+                }
+            }
+            Ok(((x0, y0, z0), (lx, ly, lz), head, kept, s))
+        })
+        .collect::<Result<_>>()?;
+    let [out, scratch] = &mut b.rw[..] else { return Err(Error::Device("chain_unpack: bindings".into())) };
+    let out: &mut [u32] = view_mut(out, "chain_unpack.out")?;
+    need(out.len() >= n as usize * wt, "chain_unpack out")?;
+    let scratch: &mut [u32] = view_mut(scratch, "chain_unpack.scratch")?;
+    need(!keep || scratch.len() >= n as usize, "chain_unpack scratch")?;
+    for ((x0, y0, z0), (lx, ly, lz), head, kept, s) in tiles {
+        let mut j = 0;
+        for z in 0..lz {
+            for y in 0..ly {
+                let row = (((z0 + z) * ny + (y0 + y)) * nx + x0) as usize;
+                for k in 0..lx as usize {
+                    let v = s[j];
+                    if keep {
+                        scratch[row + k] = kept[j];
+                    }
+                    j += 1;
+                    let c = v.wrapping_add(head);
+                    let q = if qzz == 1 { ((c >> 1) as i32) ^ -((c & 1) as i32) } else { c as i32 };
+                    let x = super::szx::mulr(F::from_i32(q), step, one);
+                    out[(row + k) * wt..(row + k) * wt + wt].copy_from_slice(&x.words()[..wt]);
+                }
+            }
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }
