@@ -99,6 +99,21 @@ impl<'b> Recorder<'b> {
         Ok(())
     }
 
+    /// Dispatch a team kernel (shaders/common/team.wgsl) over `blocks` blocks: one
+    /// block per workgroup without subgroups, else one per subgroup of the adapter's
+    /// largest size (smaller subgroups leave teams idle; the kernels walk blocks
+    /// grid-stride, so every count covers them all).
+    pub fn dispatch_teams(&mut self, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], blocks: u64) -> Result<()> {
+        let info = self.backend.info();
+        let groups = if info.subgroups && kernel.has_subgroup() && info.subgroup_max > 0 {
+            let teams = (crate::kernels::workgroup_size(kernel)? / info.subgroup_max).max(1) as u64;
+            blocks.div_ceil(teams)
+        } else {
+            blocks
+        };
+        self.dispatch_bytes(kernel, f64, params, bindings, groups)
+    }
+
     pub fn clear(&mut self, dst: BufSlice) {
         self.rec.commands.push(Command::Clear { dst });
     }

@@ -22,6 +22,9 @@ const WG: u32 = 128u;
 const MAX_BLOCK: u32 = 4096u;
 var<workgroup> s_codes: array<u32, MAX_BLOCK>;
 
+fn packed_code(i: u32) -> u32 {
+    return s_codes[i];
+}
 #include "common/bitpack_gather.wgsl"
 #include "common/width_meta.wgsl"
 

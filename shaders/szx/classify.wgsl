@@ -1,8 +1,9 @@
-// szx_classify: one workgroup per block. Finds the block's min/max (integer keys), then
-// decides the block type: constant (midpoint within eb of every value), quantized
-// (reference = min, fixed-width codes, every reconstruction verified within eb) or raw
-// (non-finite or subnormal values, codes too wide, or verification failed).
-// Writes info[b] = type | width << 8, refs[b] and cost[b] (payload words).
+// szx_classify: one team (a subgroup, or the workgroup without subgroups; see
+// common/team.wgsl) per block, blocks walked grid-stride. Finds the block's min/max
+// (integer keys), then decides the block type: constant (midpoint within eb of every
+// value), quantized (reference = min, fixed-width codes, every reconstruction verified
+// within eb) or raw (non-finite or subnormal values, codes too wide, or verification
+// failed). Writes info[b] = type | width << 8, refs[b] and cost[b] (payload words).
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 #include "common/szx_types.wgsl"
@@ -16,12 +17,8 @@
 
 #include "common/szx_math.wgsl"
 
-const WG: u32 = 128u;
-var<workgroup> s_kmin: array<KT, WG>;
-var<workgroup> s_kmax: array<KT, WG>;
-var<workgroup> s_imin: array<u32, WG>;
-var<workgroup> s_imax: array<u32, WG>;
-var<workgroup> s_flag: array<u32, WG>;
+const WG: u32 = 256u;
+#include "common/team.wgsl"
 
 fn key_at(i: u32) -> KT {
     return key_from_words(data_u[i * WT], data_u[i * WT + WT - 1u]);
@@ -30,89 +27,39 @@ fn class_at(i: u32) -> u32 {
     return value_class(data_u[i * WT], data_u[i * WT + WT - 1u]);
 }
 
-// AND of one flag word per invocation across the workgroup (result in every lane).
-fn block_and(lid: u32, v: u32) -> u32 {
-    s_flag[lid] = v;
-    workgroupBarrier();
-    for (var off = WG / 2u; off > 0u; off = off >> 1u) {
-        if (lid < off) {
-            s_flag[lid] = s_flag[lid] & s_flag[lid + off];
-        }
-        workgroupBarrier();
-    }
-    let r = s_flag[0];
-    workgroupBarrier();
-    return r;
-}
-
-@compute @workgroup_size(WG)
-fn szx_classify(@builtin(local_invocation_index) lid: u32,
-                @builtin(workgroup_id) wid: vec3<u32>,
-                @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
-        return;
-    }
+fn classify_block(b: u32, lane: u32, ts: u32) {
     let start = b * P.block_size;
     let len = block_len(b);
     let end = start + len;
 
+    // keys are a bijection of the bit patterns: any index holding the min (max) key
+    // holds the same bits
     var kmn = KEY_MAX;
     var kmx = KEY_MIN;
-    var imn = start;
-    var imx = start;
+    var imn = 0xffffffffu;
+    var imx = 0xffffffffu;
     var special = 0u;
-    for (var i = start + lid; i < end; i += WG) {
+    for (var i = start + lane; i < end; i += ts) {
         let k = key_at(i);
         if (class_at(i) != 0u) {
             special = 1u;
         }
-        if (key_lt(k, kmn) || (key_eq(k, kmn) && i < imn)) {
+        if (key_lt(k, kmn) || imn == 0xffffffffu) {
             kmn = k;
             imn = i;
         }
-        if (key_lt(kmx, k) || (key_eq(k, kmx) && i < imx)) {
+        if (key_lt(kmx, k) || imx == 0xffffffffu) {
             kmx = k;
             imx = i;
         }
     }
-    if (lid >= len) {
-        // idle lanes carry the neutral element
-        kmn = KEY_MAX;
-        kmx = KEY_MIN;
-        imn = 0xffffffffu;
-        imx = 0xffffffffu;
-    }
-    s_kmin[lid] = kmn;
-    s_kmax[lid] = kmx;
-    s_imin[lid] = imn;
-    s_imax[lid] = imx;
-    s_flag[lid] = special;
-    workgroupBarrier();
-    for (var off = WG / 2u; off > 0u; off = off >> 1u) {
-        if (lid < off) {
-            let ka = s_kmin[lid];
-            let kb = s_kmin[lid + off];
-            if (key_lt(kb, ka) || (key_eq(kb, ka) && s_imin[lid + off] < s_imin[lid])) {
-                s_kmin[lid] = kb;
-                s_imin[lid] = s_imin[lid + off];
-            }
-            let xa = s_kmax[lid];
-            let xb = s_kmax[lid + off];
-            if (key_lt(xa, xb) || (key_eq(xb, xa) && s_imax[lid + off] < s_imax[lid])) {
-                s_kmax[lid] = xb;
-                s_imax[lid] = s_imax[lid + off];
-            }
-            s_flag[lid] = s_flag[lid] | s_flag[lid + off];
-        }
-        workgroupBarrier();
-    }
-    let any_special = s_flag[0];
-    let kmin = s_kmin[0];
-    let kmax = s_kmax[0];
-    let mn = data_f[s_imin[0]];
-    let mx = data_f[s_imax[0]];
-    workgroupBarrier();
+    let any_special = team_or(lane, special);
+    let kmin = team_min_key(lane, kmn);
+    let kmax = team_max_key(lane, kmx);
+    let imin = team_min(lane, select(0xffffffffu, imn, imn != 0xffffffffu && key_eq(kmn, kmin)));
+    let imax = team_min(lane, select(0xffffffffu, imx, imx != 0xffffffffu && key_eq(kmx, kmax)));
+    let mn = data_f[imin];
+    let mx = data_f[imax];
 
     var typ = BT_RAW;
     var width = 0u;
@@ -136,14 +83,14 @@ fn szx_classify(@builtin(local_invocation_index) lid: u32,
             var w = 32u - countLeadingZeros(qmax);
             let qlim = width_limit(w);
             var cok = true;
-            for (var i = start + lid; i < end; i += WG) {
+            for (var i = start + lane; i < end; i += ts) {
                 let x = data_f[i];
                 cok = cok && within(x, mid);
                 if (qok) {
                     qok = code_of(x, mn, qlim).y == 1u;
                 }
             }
-            let flags = block_and(lid, select(0u, 1u, cok) | select(0u, 2u, qok));
+            let flags = team_and(lane, select(0u, 1u, cok) | select(0u, 2u, qok));
             var rq = mn;
             var quant_ok = (flags & 2u) != 0u;
             if (flags == 0u) {
@@ -159,12 +106,12 @@ fn szx_classify(@builtin(local_invocation_index) lid: u32,
                 }
                 let w2 = 32u - countLeadingZeros(qmax2);
                 let qlim2 = width_limit(w2);
-                for (var i = start + lid; i < end; i += WG) {
+                for (var i = start + lane; i < end; i += ts) {
                     if (ok2) {
                         ok2 = code_of(data_f[i], r2, qlim2).y == 1u;
                     }
                 }
-                if (block_and(lid, select(0u, 2u, ok2)) != 0u) {
+                if (team_and(lane, select(0u, 2u, ok2)) != 0u) {
                     quant_ok = true;
                     rq = r2;
                     w = w2;
@@ -180,10 +127,20 @@ fn szx_classify(@builtin(local_invocation_index) lid: u32,
             }
         }
     }
-    if (lid == 0u) {
+    if (lane == 0u) {
         let inf = typ | (width << 8u);
         info[b] = inf;
         refs[b] = r;
         cost[b] = block_cost(inf, len);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn szx_classify(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let t = team_geom(lid, SG_ARGS);
+    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
+        classify_block(b, t.x, t.y);
     }
 }

@@ -1,8 +1,11 @@
-// szx_pack: one workgroup per block. Writes the block's payload at its scanned word
-// offset: the reference, then (quantized) the codes bit-packed LSB-first at the block's
-// width, or (raw) the values verbatim. Also writes the chunk's meta words (two blocks
-// per u32, written by the even block) and the chunk's payload total (last block).
+// szx_pack: one team (see common/team.wgsl) per block, blocks walked grid-stride.
+// Writes the block's payload at its scanned word offset: the reference, then
+// (quantized) the codes bit-packed LSB-first at the block's width, each payload word
+// gathered by one lane from codes computed on the fly, or (raw) the values verbatim.
+// Also writes the chunk's meta words (two blocks per u32, written by the even block)
+// and the chunk's payload total (last block).
 #include "common/grid.wgsl"
+#include "common/ordered.wgsl"
 #include "common/szx_types.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -17,20 +20,20 @@
 @group(0) @binding(9) var<storage, read_write> totals: array<u32>;
 
 #include "common/szx_math.wgsl"
+
+const WG: u32 = 256u;
+#include "common/team.wgsl"
+
+// the block being gathered
+var<private> g_start: u32;
+var<private> g_ref: FT;
+var<private> g_qlim: u32;
+fn packed_code(i: u32) -> u32 {
+    return code_of(data_f[g_start + i], g_ref, g_qlim).x;
+}
 #include "common/bitpack_gather.wgsl"
 
-const WG: u32 = 128u;
-const MAX_BLOCK: u32 = 4096u;
-var<workgroup> s_codes: array<u32, MAX_BLOCK>;
-
-@compute @workgroup_size(WG)
-fn szx_pack(@builtin(local_invocation_index) lid: u32,
-            @builtin(workgroup_id) wid: vec3<u32>,
-            @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
-        return;
-    }
+fn pack_block(b: u32, lane: u32, ts: u32) {
     let start = b * P.block_size;
     let len = block_len(b);
     let inf = info[b];
@@ -38,7 +41,7 @@ fn szx_pack(@builtin(local_invocation_index) lid: u32,
     let w = (inf >> 8u) & 0xffu;
     let off = offsets[b];
 
-    if (lid == 0u) {
+    if (lane == 0u) {
         if ((b & 1u) == 0u) {
             var m = inf & 0xffffu;
             if (b + 1u < P.nblocks) {
@@ -51,26 +54,33 @@ fn szx_pack(@builtin(local_invocation_index) lid: u32,
         }
     }
     if (typ == BT_RAW) {
-        for (var j = lid; j < len * WT; j += WG) {
+        for (var j = lane; j < len * WT; j += ts) {
             payload[off + j] = data_u[start * WT + j];
         }
         return;
     }
-    if (lid < WT) {
-        payload[off + lid] = refs_u[b * WT + lid];
+    if (lane < WT) {
+        payload[off + lane] = refs_u[b * WT + lane];
     }
     if (typ == BT_CONST) {
         return;
     }
-    let r = refs_f[b];
-    let qlim = width_limit(w);
-    for (var i = lid; i < len; i += WG) {
-        s_codes[i] = code_of(data_f[start + i], r, qlim).x;
-    }
-    workgroupBarrier();
+    g_start = start;
+    g_ref = refs_f[b];
+    g_qlim = width_limit(w);
     let nwords = block_cost(inf, len) - WT;
     let base = off + WT;
-    for (var j = lid; j < nwords; j += WG) {
+    for (var j = lane; j < nwords; j += ts) {
         payload[base + j] = gather_word(j, w, len);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn szx_pack(@builtin(local_invocation_index) lid: u32,
+            @builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let t = team_geom(lid, SG_ARGS);
+    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
+        pack_block(b, t.x, t.y);
     }
 }

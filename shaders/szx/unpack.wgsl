@@ -1,7 +1,9 @@
-// szx_unpack: decode side, one workgroup per block. Reads the block's payload at its
+// szx_unpack: decode side, one team (see common/team.wgsl) per block, blocks walked
+// grid-stride. Reads the block's payload at its
 // scanned offset and writes the reconstructed values (constant: the reference;
 // quantized: reference + code * step; raw: the stored bits).
 #include "common/grid.wgsl"
+#include "common/ordered.wgsl"
 #include "common/szx_types.wgsl"
 
 #include "common/out_value.wgsl"
@@ -16,7 +18,8 @@
 #include "common/szx_math.wgsl"
 #include "common/bitpack_extract.wgsl"
 
-const WG: u32 = 128u;
+const WG: u32 = 256u;
+#include "common/team.wgsl"
 
 fn ref_at(o: u32) -> FT {
 #ifdef F64
@@ -34,14 +37,7 @@ fn raw_at(o: u32) -> OT {
 #endif
 }
 
-@compute @workgroup_size(WG)
-fn szx_unpack(@builtin(local_invocation_index) lid: u32,
-              @builtin(workgroup_id) wid: vec3<u32>,
-              @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
-        return;
-    }
+fn unpack_block(b: u32, lane: u32, ts: u32) {
     let start = b * P.block_size;
     let len = block_len(b);
     let inf = (block_meta[b >> 1u] >> ((b & 1u) * 16u)) & 0xffffu;
@@ -49,7 +45,7 @@ fn szx_unpack(@builtin(local_invocation_index) lid: u32,
     let w = (inf >> 8u) & 0xffu;
     let off = P.word_base + offsets[b];
     if (typ == BT_RAW) {
-        for (var i = lid; i < len; i += WG) {
+        for (var i = lane; i < len; i += ts) {
             out[start + i] = raw_at(off + i * WT);
         }
         return;
@@ -61,13 +57,23 @@ fn szx_unpack(@builtin(local_invocation_index) lid: u32,
 #else
         let v = payload_u[off];
 #endif
-        for (var i = lid; i < len; i += WG) {
+        for (var i = lane; i < len; i += ts) {
             out[start + i] = v;
         }
         return;
     }
     let base = off + WT;
-    for (var i = lid; i < len; i += WG) {
+    for (var i = lane; i < len; i += ts) {
         out[start + i] = out_value(dequant(extract_code(base, i, w), r));
+    }
+}
+
+@compute @workgroup_size(WG)
+fn szx_unpack(@builtin(local_invocation_index) lid: u32,
+              @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let t = team_geom(lid, SG_ARGS);
+    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
+        unpack_block(b, t.x, t.y);
     }
 }

@@ -40,6 +40,8 @@ pub struct BackendInfo {
     pub driver: String,
     pub shader_f64: bool,
     pub subgroups: bool,
+    /// Largest subgroup size the adapter may use (0 without subgroups).
+    pub subgroup_max: u32,
     pub timestamps: bool,
     pub max_binding_bytes: u64,
     pub max_buffer_bytes: u64,

@@ -152,7 +152,17 @@ impl Kernel {
 
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
-        matches!(self, Kernel::ScanReduce | Kernel::ScanDownsweep | Kernel::LorenzoScanX | Kernel::SzpUnpack | Kernel::ChainUnpack)
+        matches!(
+            self,
+            Kernel::ScanReduce
+                | Kernel::ScanDownsweep
+                | Kernel::LorenzoScanX
+                | Kernel::SzpUnpack
+                | Kernel::ChainUnpack
+                | Kernel::SzxClassify
+                | Kernel::SzxPack
+                | Kernel::SzxUnpack
+        )
     }
 
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The

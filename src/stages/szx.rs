@@ -351,9 +351,9 @@ impl Stage for SzxStage {
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            r.dispatch_bytes(Kernel::SzxClassify, f64v, &p, &[inw, inw, info_w, refs_w, cost_w], nbk)?;
+            r.dispatch_teams(Kernel::SzxClassify, f64v, &p, &[inw, inw, info_w, refs_w, cost_w], nbk)?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_bytes(
+            r.dispatch_teams(
                 Kernel::SzxPack,
                 f64v,
                 &p,
@@ -427,7 +427,7 @@ impl Stage for SzxStage {
                 nbk.div_ceil(crate::kernels::workgroup_size(Kernel::SzxMetaCost)? as u64),
             )?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_bytes(Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
+            r.dispatch_teams(Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
             pstart += words;
         }
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])

@@ -106,6 +106,7 @@ impl CpuBackend {
                 driver: format!("fzwgpu {}", env!("CARGO_PKG_VERSION")),
                 shader_f64: true,
                 subgroups: false,
+                subgroup_max: 0,
                 timestamps: false,
                 max_binding_bytes: 1 << 40,
                 max_buffer_bytes: 1 << 40,

@@ -601,12 +601,22 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
     (inf, r, block_cost::<F>(inf, len))
 }
 
+/// Blocks a team kernel (shaders/common/team.wgsl) covers: all of them, grid-stride,
+/// for any dispatch of at least one workgroup.
+fn team_blocks(nblocks: u32, groups: u32) -> usize {
+    if groups == 0 {
+        0
+    } else {
+        nblocks as usize
+    }
+}
+
 /// Twin of `szx_classify`.
 pub fn szx_classify<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_classify.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[1], "szx_classify.data_f")?;
-    let nb = p.nblocks.min(groups) as usize;
+    let nb = team_blocks(p.nblocks, groups);
     need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "classify sizes")?;
     let res: Vec<(u32, F, u32)> = (0..nb as u32).into_par_iter().map(|blk| classify_block(&p, data_u, data_f, blk)).collect();
     let [info, refs, cost] = &mut b.rw[..] else {
@@ -652,7 +662,7 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
     let refs_u: &[u32] = view(b.ro[3], "szx_pack.refs_u")?;
     let refs_f: &[F] = view_trunc(b.ro[4], "szx_pack.refs_f")?;
     let offsets: &[u32] = view(b.ro[5], "szx_pack.offsets")?;
-    let nb = p.nblocks.min(groups) as usize;
+    let nb = team_blocks(p.nblocks, groups);
     need(info.len() >= nb && offsets.len() >= nb && refs_f.len() >= nb, "pack inputs")?;
     let [meta, payload, totals] = &mut b.rw[..] else {
         return Err(Error::Device("szx_pack: bindings".into()));
@@ -716,7 +726,7 @@ pub fn szx_unpack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
     let offsets: &[u32] = view(b.ro[1], "szx_unpack.offsets")?;
     let pay: &[u32] = view(b.ro[2], "szx_unpack.payload_u")?;
     let out: &mut [u32] = view_mut(b.rw[0], "szx_unpack.out")?;
-    let nb = p.nblocks.min(groups) as usize;
+    let nb = team_blocks(p.nblocks, groups);
     let wt = F::WT as usize;
     let bs = p.block_size as usize;
     need(meta.len() * 2 >= nb && offsets.len() >= nb && out.len() >= p.n as usize * wt, "unpack sizes")?;

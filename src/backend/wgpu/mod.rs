@@ -177,6 +177,7 @@ impl WgpuBackend {
             driver: format!("{} {}", ainfo.driver, ainfo.driver_info).trim().to_string(),
             shader_f64: features.contains(wgpu::Features::SHADER_F64),
             subgroups: sg_ok,
+            subgroup_max: if sg_ok { ainfo.subgroup_max_size } else { 0 },
             timestamps: ts.is_some(),
             max_binding_bytes: (dl.max_storage_buffer_binding_size as u64) & !255,
             max_buffer_bytes: dl.max_buffer_size,
@@ -313,6 +314,43 @@ impl WgpuBackend {
             return Err(Error::OutOfMemory(format!("{size} bytes for {label}: {e}")));
         }
         Ok(b)
+    }
+
+    /// Print the per-dispatch times of a profiled submission, summed per kernel; returns
+    /// the span from the first dispatch's start to the last one's end.
+    fn print_profile(&self, read: &wgpu::Buffer, period_ns: f64, rec: &Recording) -> Option<f64> {
+        let slice = read.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) }).ok()?;
+        rx.recv_timeout(Duration::from_secs(5)).ok()?.ok()?;
+        let t: Vec<u64> = bytemuck::cast_slice(&slice.get_mapped_range().ok()?).to_vec();
+        read.unmap();
+        let mut per: Vec<(&str, u32, u64, f64)> = Vec::new();
+        let mut k = 0;
+        for c in &rec.commands {
+            if let Command::Dispatch { kernel, groups, .. } = c {
+                let dt = t[2 * k + 1].saturating_sub(t[2 * k]) as f64 * period_ns * 1e-9;
+                match per.iter_mut().find(|p| p.0 == kernel.name()) {
+                    Some(p) => {
+                        p.1 += 1;
+                        p.2 += *groups as u64;
+                        p.3 += dt;
+                    }
+                    None => per.push((kernel.name(), 1, *groups as u64, dt)),
+                }
+                k += 1;
+            }
+        }
+        let span = t[2 * k - 1].saturating_sub(t[0]) as f64 * period_ns * 1e-9;
+        let busy: f64 = per.iter().map(|p| p.3).sum();
+        eprintln!("profile: {k} dispatches, span {:.3} ms, sum of kernels {:.3} ms", span * 1e3, busy * 1e3);
+        for (name, n, g, dt) in per {
+            eprintln!("profile:   {name:<22} x{n:<4} {g:>10} groups {:>9.3} ms", dt * 1e3);
+        }
+        Some(span)
     }
 
     fn read_into(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
@@ -490,6 +528,31 @@ impl Backend for WgpuBackend {
             None
         };
         let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu") });
+        // FZWGPU_PROFILE: every dispatch in its own pass with its own timestamps, printed
+        // per kernel to stderr after the submission (diagnostics; adds pass overhead)
+        let prof = match (&self.ts, std::env::var_os("FZWGPU_PROFILE")) {
+            (Some(_), Some(_)) if ndisp > 0 && ndisp <= 2048 => {
+                let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("fzwgpu.profile"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2 * ndisp as u32,
+                });
+                let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("fzwgpu.profile.resolve"),
+                    size: 16 * ndisp,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                });
+                let read = self.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("fzwgpu.profile.read"),
+                    size: 16 * ndisp,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                Some((set, resolve, read))
+            }
+            _ => None,
+        };
         // group consecutive dispatches into compute passes
         let first_dispatch = rec.commands.iter().position(|c| matches!(c, Command::Dispatch { .. }));
         let last_dispatch = rec.commands.iter().rposition(|c| matches!(c, Command::Dispatch { .. }));
@@ -501,14 +564,23 @@ impl Backend for WgpuBackend {
             match &cmds[i] {
                 Command::Dispatch { .. } => {
                     let start = i;
-                    while i < cmds.len() && matches!(cmds[i], Command::Dispatch { .. }) {
+                    while i < cmds.len() && matches!(cmds[i], Command::Dispatch { .. }) && (prof.is_none() || i == start) {
                         i += 1;
                     }
-                    let tw = self.ts.as_ref().map(|ts| wgpu::ComputePassTimestampWrites {
+                    let tw = if let Some((set, _, _)) = &prof {
+                        Some(wgpu::ComputePassTimestampWrites {
+                            query_set: set,
+                            beginning_of_pass_write_index: Some(2 * di as u32),
+                            end_of_pass_write_index: Some(2 * di as u32 + 1),
+                        })
+                    } else {
+                        None
+                    };
+                    let tw = tw.or(self.ts.as_ref().map(|ts| wgpu::ComputePassTimestampWrites {
                         query_set: &ts.set,
                         beginning_of_pass_write_index: (Some(start) == first_dispatch).then_some(0),
                         end_of_pass_write_index: (last_dispatch.is_some_and(|l| l < i && l >= start)).then_some(1),
-                    });
+                    }));
                     let tw = tw.filter(|t| t.beginning_of_pass_write_index.is_some() || t.end_of_pass_write_index.is_some());
                     let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: tw });
                     for c in &cmds[start..i] {
@@ -567,7 +639,14 @@ impl Backend for WgpuBackend {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(Error::Device(format!("recording rejected: {e}")));
         }
-        let (readbacks, secs) = self.read_into(&rec.readbacks, Some(enc))?;
+        if let Some((set, resolve, read)) = &prof {
+            enc.resolve_query_set(set, 0..2 * ndisp as u32, resolve, 0);
+            enc.copy_buffer_to_buffer(resolve, 0, read, 0, 16 * ndisp);
+        }
+        let (readbacks, mut secs) = self.read_into(&rec.readbacks, Some(enc))?;
+        if let (Some((_, _, read)), Some(ts)) = (&prof, &self.ts) {
+            secs = self.print_profile(read, ts.period_ns as f64, rec).or(secs);
+        }
         Ok(Submission { readbacks, kernel_seconds: if first_dispatch.is_some() { secs } else { None } })
     }
 
