@@ -19,4 +19,4 @@ pub mod pipeline;
 pub mod stages;
 
 pub use backend::{Backend, BackendChoice};
-pub use pipeline::{decompress, Compressed, Decompressed, Pipeline, RunReport};
+pub use pipeline::{decompress, decompress_device, Compressed, Decompressed, DeviceField, Pipeline, RunReport};

@@ -75,6 +75,11 @@ impl<'b> Recorder<'b> {
         Ok(id)
     }
 
+    /// Take `id` out of this recorder's temporaries: the caller releases it.
+    pub fn keep(&mut self, id: BufId) {
+        self.temps.retain(|&t| t != id);
+    }
+
     /// Alias of [`Recorder::alloc`] for scratch space.
     pub fn temp(&mut self, bytes: u64) -> Result<BufId> {
         self.alloc(bytes)

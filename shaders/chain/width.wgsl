@@ -1,5 +1,5 @@
 // chain_width: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, first pass. One
-// workgroup per AdaptiveBitpack block: every value's Lorenzo residual is computed from
+// team (common/team.wgsl) per AdaptiveBitpack block, blocks walked grid-stride: every value's Lorenzo residual is computed from
 // codes quantized on the fly (no codes or residuals buffer), then the block's width and
 // payload words, exactly as bitpack_width would compute them from the staged buffers.
 #include "common/grid.wgsl"
@@ -18,34 +18,30 @@
 #include "common/quantize.wgsl"
 #include "common/lorenzo_stencil.wgsl"
 
-const WG: u32 = 128u;
-var<workgroup> s_max: array<u32, WG>;
+const WG: u32 = 256u;
+#include "common/team.wgsl"
+
+fn width_block(b: u32, lane: u32, ts: u32) {
+    let start = P.base + b * P.block_size;
+    let len = block_len(b);
+    var m = 0u;
+    for (var i = lane; i < len; i += ts) {
+        m = max(m, packed_value(lorenzo_residual(start + i).x));
+    }
+    let mx = team_max(lane, m);
+    if (lane == 0u) {
+        let w = 32u - countLeadingZeros(mx);
+        widths[b] = w;
+        cost[b] = block_words(w, len);
+    }
+}
 
 @compute @workgroup_size(WG)
 fn chain_width(@builtin(local_invocation_index) lid: u32,
                @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
-        return;
-    }
-    let start = P.base + b * P.block_size;
-    let len = block_len(b);
-    var m = 0u;
-    for (var i = lid; i < len; i += WG) {
-        m = max(m, packed_value(lorenzo_residual(start + i).x));
-    }
-    s_max[lid] = m;
-    workgroupBarrier();
-    for (var off = WG / 2u; off > 0u; off = off >> 1u) {
-        if (lid < off) {
-            s_max[lid] = max(s_max[lid], s_max[lid + off]);
-        }
-        workgroupBarrier();
-    }
-    if (lid == 0u) {
-        let w = 32u - countLeadingZeros(s_max[0]);
-        widths[b] = w;
-        cost[b] = block_words(w, len);
+               @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let t = team_geom(lid, SG_ARGS);
+    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
+        width_block(b, t.x, t.y);
     }
 }

@@ -162,6 +162,8 @@ impl Kernel {
                 | Kernel::SzxClassify
                 | Kernel::SzxPack
                 | Kernel::SzxUnpack
+                | Kernel::ChainWidth
+                | Kernel::ChainPack
         )
     }
 

@@ -90,6 +90,56 @@ pub struct Decompressed {
     pub report: RunReport,
 }
 
+/// A field resident in one backend's device memory: uploaded once and compressed many
+/// times ([`Pipeline::compress_device`]), or the output of [`decompress_device`]
+/// (no host copy). Its buffer goes back to the backend's pool on drop.
+pub struct DeviceField<'b> {
+    backend: &'b dyn Backend,
+    buf: crate::recording::BufId,
+    offset: u64,
+    len: u64,
+    pub dtype: DataType,
+    pub dims: Dims,
+}
+
+impl<'b> DeviceField<'b> {
+    /// Upload a host field.
+    pub fn upload(backend: &'b dyn Backend, field: &Field) -> Result<Self> {
+        let len = field.bytes.len() as u64;
+        let buf = backend.create_buffer(len.next_multiple_of(4))?;
+        let df = DeviceField { backend, buf, offset: 0, len, dtype: field.dtype, dims: field.dims };
+        backend.write_buffer(buf, 0, &field.bytes)?;
+        Ok(df)
+    }
+
+    /// Copy the field back to the host.
+    pub fn download(&self) -> Result<Field> {
+        let mut bytes = self.backend.read_buffers(&[BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4))])?.remove(0);
+        bytes.truncate(self.len as usize);
+        Field::new(self.dtype, self.dims, bytes)
+    }
+
+    pub fn len_bytes(&self) -> u64 {
+        self.len
+    }
+
+    fn port(&self) -> PortData {
+        PortData::Device { slice: BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4)), len: self.len, host: None }
+    }
+}
+
+impl Drop for DeviceField<'_> {
+    fn drop(&mut self) {
+        self.backend.release_buffer(self.buf);
+    }
+}
+
+/// The field a compression reads: host bytes (uploaded by the run) or a resident one.
+enum Input<'a, 'b> {
+    Host(&'a Field),
+    Device(&'a DeviceField<'b>),
+}
+
 fn f64_fallback<'a>(
     backend: &'a dyn Backend,
     needs_f64: bool,
@@ -334,12 +384,34 @@ impl Pipeline {
 
     /// Compress `field` on `backend` into a self-describing FZM archive.
     pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
+        self.compress_input(backend, Input::Host(field))
+    }
+
+    /// Compress a field already in device memory (no upload; the archive is the same
+    /// as [`Pipeline::compress`] of the same values).
+    pub fn compress_device(&mut self, field: &DeviceField) -> Result<Compressed> {
+        self.compress_input(field.backend, Input::Device(field))
+    }
+
+    fn compress_input(&mut self, backend: &dyn Backend, input: Input) -> Result<Compressed> {
         let t0 = Instant::now();
+        struct Meta {
+            dtype: DataType,
+            dims: Dims,
+        }
+        let field = match &input {
+            Input::Host(f) => Meta { dtype: f.dtype, dims: f.dims },
+            Input::Device(f) => Meta { dtype: f.dtype, dims: f.dims },
+        };
+        let len = match &input {
+            Input::Host(f) => f.bytes.len() as u64,
+            Input::Device(f) => f.len,
+        };
         if let Some(d) = self.dims {
             if d.len() != field.dims.len() {
                 return Err(Error::Input(format!(
                     "field has {} elements ({}), the pipeline's dims {d} hold {}",
-                    field.len(),
+                    field.dims.len(),
                     field.dims,
                     d.len()
                 )));
@@ -361,10 +433,18 @@ impl Pipeline {
         let opts = self.options.clone();
         let consumers = self.consumers();
         let mut r = Recorder::new(be);
-        let len = field.bytes.len() as u64;
-        let inbuf = r.alloc(len.next_multiple_of(4))?;
-        be.write_buffer(inbuf, 0, &field.bytes)?;
-        let external = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
+        let external = match input {
+            Input::Host(f) => {
+                let len = f.bytes.len() as u64;
+                let inbuf = r.alloc(len.next_multiple_of(4))?;
+                be.write_buffer(inbuf, 0, &f.bytes)?;
+                PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None }
+            }
+            Input::Device(_) if needs_f64 && !backend.info().shader_f64 => {
+                return Err(Error::Unsupported("this pipeline needs float64 arithmetic, which the device field's adapter lacks".into()))
+            }
+            Input::Device(f) => f.port(),
+        };
         let mut values: Vec<Vec<PortData>> = (0..self.nodes.len()).map(|_| Vec::new()).collect();
         let chains = if opts.fusion == FusionPolicy::Off { Vec::new() } else { self.fusable_chains(&consumers) };
         if opts.fusion == FusionPolicy::Force && chains.is_empty() {
@@ -574,6 +654,26 @@ impl Pipeline {
 
 /// Decompress an FZM archive: the stages are rebuilt from the archive alone.
 pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<Decompressed> {
+    match decompress_to(backend, bytes, opts, false)? {
+        (Some(field), None, report) => Ok(Decompressed { field, report }),
+        _ => Err(Error::Pipeline("decompress: no host field".into())),
+    }
+}
+
+/// Decompress into device memory (no download of the field).
+pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<(DeviceField<'b>, RunReport)> {
+    match decompress_to(backend, bytes, opts, true)? {
+        (None, Some(df), report) => Ok((df, report)),
+        _ => Err(Error::Pipeline("decompress_device: no device field".into())),
+    }
+}
+
+fn decompress_to<'b>(
+    backend: &'b dyn Backend,
+    bytes: &[u8],
+    opts: &RunOptions,
+    resident: bool,
+) -> Result<(Option<Field>, Option<DeviceField<'b>>, RunReport)> {
     let t0 = Instant::now();
     let arch = fzm::read(bytes)?;
     let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(arch.stages.len());
@@ -729,10 +829,19 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
         return Err(Error::corrupt(format!("reconstructed {len} bytes, the header says {}", arch.header.uncompressed_size)));
     }
     r.submit()?;
-    let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
-    bytes.truncate(len as usize);
     let count = len / dtype.size() as u64;
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
+    let (host, device) = if resident {
+        if needs_f64 && !backend.info().shader_f64 {
+            return Err(Error::Unsupported("this archive needs float64 arithmetic, which the adapter lacks".into()));
+        }
+        r.keep(slice.buf);
+        (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))
+    } else {
+        let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
+        bytes.truncate(len as usize);
+        (Some(Field::new(dtype, dims, bytes)?), None)
+    };
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
@@ -751,5 +860,5 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
         }
     }
     report.wall_seconds = t0.elapsed().as_secs_f64();
-    Ok(Decompressed { field: Field::new(dtype, dims, bytes)?, report })
+    Ok((host, device, report))
 }

@@ -80,9 +80,9 @@ pub fn record_forward(
         let payload = r.alloc(nk * 4)?;
         let pay_w = BufSlice::new(payload, 0, nk * 4);
         let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
-        r.dispatch_bytes(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
+        r.dispatch_teams(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
         record_exclusive_scan(r, c_w, o_w, nbk)?;
-        r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk)?;
+        r.dispatch_teams(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk)?;
         parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
     }
     let unused = BufSlice::new(r.temp(16)?, 0, 16);

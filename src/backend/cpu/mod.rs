@@ -338,3 +338,13 @@ pub(crate) fn view_trunc<'a, T: bytemuck::Pod>(b: &'a [u8], what: &str) -> Resul
     let sz = std::mem::size_of::<T>();
     view(&b[..b.len() / sz * sz], what)
 }
+
+/// Blocks a team kernel (shaders/common/team.wgsl) covers: all of them, grid-stride,
+/// for any dispatch of at least one workgroup.
+pub(crate) fn team_blocks(nblocks: u32, groups: u32) -> usize {
+    if groups == 0 {
+        0
+    } else {
+        nblocks as usize
+    }
+}

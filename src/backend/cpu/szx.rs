@@ -2,7 +2,7 @@
 //! Every function here performs the same IEEE operations in the same order as its WGSL
 //! counterpart; `tests/kernels.rs` checks the GPU against these bit for bit.
 
-use super::{need, params, view, view_mut, view_trunc, Bindings};
+use super::{need, params, team_blocks, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::params::{QuantParams32, QuantParams64, RangeParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64};
 use rayon::prelude::*;
@@ -599,16 +599,6 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
     }
     let inf = typ | (width << 8);
     (inf, r, block_cost::<F>(inf, len))
-}
-
-/// Blocks a team kernel (shaders/common/team.wgsl) covers: all of them, grid-stride,
-/// for any dispatch of at least one workgroup.
-fn team_blocks(nblocks: u32, groups: u32) -> usize {
-    if groups == 0 {
-        0
-    } else {
-        nblocks as usize
-    }
 }
 
 /// Twin of `szx_classify`.
