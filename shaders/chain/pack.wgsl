@@ -1,7 +1,6 @@
 // chain_pack: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, second pass. One
-// team (common/team.wgsl) per AdaptiveBitpack block, blocks walked grid-stride:
-// recomputes the residuals, packs them at the block's width at its scanned offset (each
-// payload word gathered by one lane from residuals computed on the fly), writes the width bytes, the chunk total and
+// workgroup per AdaptiveBitpack block: recomputes the residuals, packs them at the
+// block's width at its scanned offset, writes the width bytes, the chunk total and
 // (centering) the tile heads — the same bytes as the staged bitpack_pack and
 // lorenzo_forward.
 #include "common/grid.wgsl"
@@ -24,52 +23,45 @@
 #include "common/quantize.wgsl"
 #include "common/lorenzo_stencil.wgsl"
 
-const WG: u32 = 256u;
-#include "common/team.wgsl"
+const WG: u32 = 128u;
+const MAX_BLOCK: u32 = 4096u;
+var<workgroup> s_codes: array<u32, MAX_BLOCK>;
 
-var<private> g_start: u32;
 fn packed_code(i: u32) -> u32 {
-    return packed_value(lorenzo_residual(g_start + i).x);
+    return s_codes[i];
 }
 #include "common/bitpack_gather.wgsl"
 #include "common/width_meta.wgsl"
 
-fn pack_block(b: u32, lane: u32, ts: u32) {
+@compute @workgroup_size(WG)
+fn chain_pack(@builtin(local_invocation_index) lid: u32,
+              @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b = wg_linear(wid, nwg);
+    if (b >= P.nblocks) {
+        return;
+    }
     let start = P.base + b * P.block_size;
     let len = block_len(b);
     let w = widths[b];
     let off = offsets[b];
-    if (lane == 0u) {
+    if (lid == 0u) {
         write_width_meta(b);
         if (b + 1u == P.nblocks) {
             totals[P.chunk] = off + block_words(w, len);
         }
     }
-    if (P.centering == 1u) {
-        // tile heads: positions first, the code only where there is one
-        for (var i = lane; i < len; i += ts) {
-            let g = start + i;
-            let x = g % P.nx;
-            let y = (g / P.nx) % P.ny;
-            let z = g / (P.nx * P.ny);
-            if (x % P.tx == 0u && y % P.ty == 0u && z % P.tz == 0u) {
-                means[tile_index(x, y, z)] = code_at(g);
-            }
+    for (var i = lid; i < len; i += WG) {
+        let g = start + i;
+        let r = lorenzo_residual(g);
+        if (P.centering == 1u && r.y == 1u) {
+            means[tile_index(g % P.nx, (g / P.nx) % P.ny, g / (P.nx * P.ny))] = r.z;
         }
+        s_codes[i] = packed_value(r.x);
     }
-    g_start = start;
+    workgroupBarrier();
     let nwords = block_words(w, len);
-    for (var j = lane; j < nwords; j += ts) {
+    for (var j = lid; j < nwords; j += WG) {
         payload[off + j] = gather_word(j, w, len);
-    }
-}
-
-@compute @workgroup_size(WG)
-fn chain_pack(@builtin(local_invocation_index) lid: u32,
-              @builtin(workgroup_id) wid: vec3<u32>,
-              @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let t = team_geom(lid, SG_ARGS);
-    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
-        pack_block(b, t.x, t.y);
     }
 }

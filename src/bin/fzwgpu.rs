@@ -75,7 +75,8 @@ enum Cmd {
     /// Benchmark presets: kernel time (GPU timestamps) and end-to-end time, median of
     /// repetitions after warm-up, GB/s of input; optional JSON lines appended to a file.
     Bench {
-        /// Input file (raw floats); default: a generated smooth 2-D float32 field.
+        /// Input file (raw floats); default: a generated smooth float32 field of --dims,
+        /// or of --size (8192 x rows).
         #[arg(short, long, requires = "dims")]
         input: Option<PathBuf>,
         #[arg(long)]
@@ -494,6 +495,10 @@ fn bench(
 ) -> Result<()> {
     let (field, source) = match (&input, &dims) {
         (Some(p), Some(d)) => (read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string()),
+        (None, Some(d)) => {
+            let dims: Dims = d.parse()?;
+            (demo_field(dims)?, format!("generated smooth {dims} float32"))
+        }
         _ => {
             let n = parse_size(size)? / 4;
             let nx = 8192u64.min(n);

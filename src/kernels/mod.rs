@@ -163,7 +163,6 @@ impl Kernel {
                 | Kernel::SzxPack
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
-                | Kernel::ChainPack
         )
     }
 
