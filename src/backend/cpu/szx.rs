@@ -560,7 +560,8 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             let qmax = if qok { qmaxf.to_u32() } else { 0 };
             let mut w = 32 - qmax.leading_zeros();
             let qlim = width_limit(w);
-            let mut cok = true;
+            // a range above 2 steps rules a constant block out (see classify.wgsl)
+            let mut cok = !(d > p.step.mul(F::from_f64(2.0)));
             for &x in &data_f[start..end] {
                 cok = cok && within(x, mid, p.eb);
                 if qok {
