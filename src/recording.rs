@@ -61,11 +61,21 @@ pub struct Recorder<'b> {
     /// Kernel seconds summed over this recorder's submissions.
     pub kernel_seconds: Option<f64>,
     pub submissions: u32,
+    /// See `RunOptions::timing_replays`.
+    pub replays: u32,
 }
 
 impl<'b> Recorder<'b> {
     pub fn new(backend: &'b dyn Backend) -> Self {
-        Recorder { backend, rec: Recording::default(), temps: Vec::new(), results: Vec::new(), kernel_seconds: None, submissions: 0 }
+        Recorder {
+            backend,
+            rec: Recording::default(),
+            temps: Vec::new(),
+            results: Vec::new(),
+            kernel_seconds: None,
+            submissions: 0,
+            replays: 0,
+        }
     }
 
     /// A buffer that lives until the recorder is dropped (after the run's downloads).
@@ -142,7 +152,17 @@ impl<'b> Recorder<'b> {
         let rec = std::mem::take(&mut self.rec);
         let sub = self.backend.submit(&rec)?;
         self.submissions += 1;
-        if let Some(t) = sub.kernel_seconds {
+        let mut t = sub.kernel_seconds;
+        if self.replays > 0 && t.is_some() {
+            let again = Recording { commands: rec.commands.clone(), readbacks: Vec::new() };
+            let mut ts = Vec::new();
+            for _ in 0..self.replays {
+                ts.extend(self.backend.submit(&again)?.kernel_seconds);
+            }
+            ts.sort_by(f64::total_cmp);
+            t = ts.get(ts.len() / 2).copied().or(t);
+        }
+        if let Some(t) = t {
             *self.kernel_seconds.get_or_insert(0.0) += t;
         }
         self.results.extend(sub.readbacks);

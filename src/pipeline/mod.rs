@@ -433,6 +433,7 @@ impl Pipeline {
         let opts = self.options.clone();
         let consumers = self.consumers();
         let mut r = Recorder::new(be);
+        r.replays = opts.timing_replays;
         let external = match input {
             Input::Host(f) => {
                 let len = f.bytes.len() as u64;
@@ -724,6 +725,7 @@ fn decompress_to<'b>(
     let mut holder = None;
     let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
     let mut r = Recorder::new(be);
+    r.replays = opts.timing_replays;
     let mut values: HashMap<u16, PortData> = HashMap::new();
     for (k, e) in arch.buffers.iter().enumerate() {
         let data = arch.buffer_data(k);

@@ -138,6 +138,13 @@ pub struct RunOptions {
     /// Smaller values exercise the chunked paths on small data; they never change the
     /// archive bytes.
     pub max_chunk_bytes: Option<u64>,
+    /// Benchmarking: submit every submission's commands this many more times, back to
+    /// back and without readbacks, and report the median of those kernel times (the
+    /// device stays busy, so it runs at its sustained clocks). The results of the run
+    /// are those of the first submission; inverse stages that work in place (staged
+    /// Lorenzo) leave their device buffers scrambled, which only resident decompression
+    /// (`decompress_device`) exposes. 0 (the default) for normal use.
+    pub timing_replays: u32,
 }
 
 /// A compression stage.
