@@ -1,5 +1,6 @@
 // chain_pack: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, second pass. One
-// workgroup per AdaptiveBitpack block: recomputes the residuals, packs them at the
+// workgroup per max(1, WG / block_size) AdaptiveBitpack blocks (so small blocks keep
+// every invocation busy): computes each residual once into workgroup memory, packs them at the
 // block's width at its scanned offset, writes the width bytes, the chunk total and
 // (centering) the tile heads — the same bytes as the staged bitpack_pack and
 // lorenzo_forward.
@@ -23,12 +24,14 @@
 #include "common/quantize.wgsl"
 #include "common/lorenzo_stencil.wgsl"
 
-const WG: u32 = 128u;
+const WG: u32 = 256u;
 const MAX_BLOCK: u32 = 4096u;
 var<workgroup> s_codes: array<u32, MAX_BLOCK>;
 
+// gather_word reads the codes of the block being gathered at s_codes[g_base..]
+var<private> g_base: u32;
 fn packed_code(i: u32) -> u32 {
-    return s_codes[i];
+    return s_codes[g_base + i];
 }
 #include "common/bitpack_gather.wgsl"
 #include "common/width_meta.wgsl"
@@ -37,18 +40,20 @@ fn packed_code(i: u32) -> u32 {
 fn chain_pack(@builtin(local_invocation_index) lid: u32,
               @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
+    let per = max(1u, WG / P.block_size);
+    let b0 = wg_linear(wid, nwg) * per;
+    if (b0 >= P.nblocks) {
         return;
     }
-    let start = P.base + b * P.block_size;
-    let len = block_len(b);
-    let w = widths[b];
-    let off = offsets[b];
-    if (lid == 0u) {
+    let nb = min(per, P.nblocks - b0);
+    let start = P.base + b0 * P.block_size;
+    // values of the group's blocks (the last block may be short)
+    let len = min(nb * P.block_size, P.n - b0 * P.block_size);
+    if (lid < nb) {
+        let b = b0 + lid;
         write_width_meta(b);
         if (b + 1u == P.nblocks) {
-            totals[P.chunk] = off + block_words(w, len);
+            totals[P.chunk] = offsets[b] + block_words(widths[b], block_len(b));
         }
     }
     for (var i = lid; i < len; i += WG) {
@@ -60,8 +65,17 @@ fn chain_pack(@builtin(local_invocation_index) lid: u32,
         s_codes[i] = packed_value(r.x);
     }
     workgroupBarrier();
-    let nwords = block_words(w, len);
-    for (var j = lid; j < nwords; j += WG) {
-        payload[off + j] = gather_word(j, w, len);
+    // (block, word) pairs; a block has at most block_size words (width <= 32)
+    let maxw = P.block_size;
+    for (var t = lid; t < nb * maxw; t += WG) {
+        let k = t / maxw;
+        let j = t % maxw;
+        let b = b0 + k;
+        let w = widths[b];
+        let bl = block_len(b);
+        if (j < block_words(w, bl)) {
+            g_base = k * P.block_size;
+            payload[offsets[b] + j] = gather_word(j, w, bl);
+        }
     }
 }

@@ -82,7 +82,8 @@ pub fn record_forward(
         let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
         r.dispatch_teams(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
         record_exclusive_scan(r, c_w, o_w, nbk)?;
-        r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk)?;
+        let per = (crate::kernels::workgroup_size(Kernel::ChainPack)? as u64 / b.block_size as u64).max(1);
+        r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk.div_ceil(per))?;
         parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
     }
     let unused = BufSlice::new(r.temp(16)?, 0, 16);

@@ -182,7 +182,9 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
     let widths: &[u32] = view(b.ro[2], "chain_pack.widths")?;
     let offsets: &[u32] = view(b.ro[3], "chain_pack.offsets")?;
     let codes = all_codes(&p, data_u, data_f)?;
-    let nb = p.nblocks.min(groups) as usize;
+    // one workgroup serves max(1, WG / block_size) blocks (shaders/chain/pack.wgsl)
+    let per = (crate::kernels::workgroup_size(crate::kernels::Kernel::ChainPack)? / p.block_size.max(1)).max(1);
+    let nb = p.nblocks.min(groups.saturating_mul(per)) as usize;
     need(widths.len() >= nb && offsets.len() >= nb, "chain_pack inputs")?;
     let [meta, payload, totals, means] = &mut b.rw[..] else { return Err(Error::Device("chain_pack: bindings".into())) };
     let meta: &mut [u32] = view_mut(meta, "meta")?;
