@@ -16,6 +16,8 @@ for f in $fields; do n=${f%%:*}; d=${f##*:}
   done
 done
 done
-$B demo 2>&1
-$B demo --dims 8192x8192 2>&1
+if [ -z "$NO_DEMO" ]; then
+  $B demo 2>&1
+  $B demo --dims 8192x8192 2>&1
+fi
 echo "ALL_DONE fail=$fail"
