@@ -16,6 +16,7 @@ pub use error::{Error, Result};
 pub use types::{DataType, Dims, ErrorBound, ErrorMode, Field};
 pub mod format;
 pub mod pipeline;
+pub mod report;
 pub mod stages;
 
 pub use backend::{Backend, BackendChoice};

@@ -259,6 +259,24 @@ fn bench_prints_a_table_and_appends_json() {
     }
     let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
     assert_eq!(c, 1, "{e}");
+    // the records become a Markdown report with plots
+    let dir = tmp("report");
+    let (c, _, e) = run(&["report", out.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_eq!(c, 0, "{e}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("| szx |") || md.contains("| szx | "), "{md}");
+    assert!(md.contains("szp_centered") && md.contains("Rate-distortion"), "{md}");
+    let svgs: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "svg")).collect();
+    assert!(svgs.len() >= 2, "throughput and rate-distortion plots");
+    let (c, o, _) = run(&["report", out.to_str().unwrap()]);
+    assert_eq!(c, 0);
+    assert!(o.starts_with("# fzwgpu report"));
+    let junk = tmp("junk.txt");
+    std::fs::write(&junk, "no records here\n").unwrap();
+    let (c, _, e) = run(&["report", junk.to_str().unwrap()]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("no records"), "{e}");
 }
 
 #[test]

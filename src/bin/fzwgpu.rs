@@ -72,6 +72,17 @@ enum Cmd {
         #[arg(long)]
         compare_cpu: bool,
     },
+    /// Markdown table and SVG plots from `bench --json` / `eval --json` records:
+    /// throughput per preset per adapter, rate-distortion per preset per field.
+    Report {
+        /// Files of JSON records, one per line (text before a line's first `{` is
+        /// ignored, so validation logs work as they are).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Directory for report.md and the SVG plots (default: print the Markdown only).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Benchmark presets: kernel time (GPU timestamps) and end-to-end time, median of
     /// repetitions after warm-up, GB/s of input; optional JSON lines appended to a file.
     Bench {
@@ -287,10 +298,11 @@ fn evaluate(be: &dyn Backend, pipe: &mut Pipeline, field: &Field, repeat: usize)
     })
 }
 
-fn eval_json(name: &str, field: &Field, r: &EvalResult) -> serde_json::Value {
+fn eval_json(name: &str, source: &str, field: &Field, r: &EvalResult) -> serde_json::Value {
     let n = field.bytes.len() as u64;
     json!({
         "preset": name,
+        "source": source,
         "dims": field.dims.to_string(),
         "dtype": field.dtype.to_string(),
         "input_bytes": n,
@@ -435,7 +447,7 @@ fn run(cli: Cli) -> Result<()> {
                 eprintln!("compare-cpu: archive ({} bytes) and reconstruction identical to the cpu backend", a.bytes.len());
             }
             if json {
-                println!("{}", eval_json(&name, &f, &r));
+                println!("{}", eval_json(&name, &input.display().to_string(), &f, &r));
             } else {
                 print_eval(&name, &f, &r);
             }
@@ -445,6 +457,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
+        Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
         Cmd::Bench { input, dims, dtype, size, presets, eb, mode, warmup, reps, replays, json, dev } => {
             bench(input, dims, &dtype, &size, presets, eb, &mode, warmup, reps, replays, json, &dev)
         }
@@ -485,6 +498,32 @@ fn parse_size(s: &str) -> Result<u64> {
 }
 
 #[allow(clippy::too_many_arguments)]
+fn report(inputs: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
+    let mut records = Vec::new();
+    for p in inputs {
+        let text = std::fs::read_to_string(p).map_err(|e| Error::io(format!("reading {}", p.display()), e))?;
+        let (mut r, skipped) = fzwgpu::report::parse(&text);
+        if r.is_empty() {
+            return Err(Error::Input(format!("{}: no records (JSON objects with a \"preset\")", p.display())));
+        }
+        eprintln!("{}: {} records, {skipped} other lines", p.display(), r.len());
+        records.append(&mut r);
+    }
+    let rep = fzwgpu::report::render(&records);
+    match out {
+        None => print!("{}", rep.markdown),
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+            write_atomic(&dir.join("report.md"), rep.markdown.as_bytes())?;
+            for (name, svg) in &rep.svgs {
+                write_atomic(&dir.join(name), svg.as_bytes())?;
+            }
+            eprintln!("wrote {} and {} plots", dir.join("report.md").display(), rep.svgs.len());
+        }
+    }
+    Ok(())
+}
+
 fn bench(
     input: Option<PathBuf>,
     dims: Option<String>,
@@ -663,7 +702,7 @@ fn demo(dims: &str, json_out: bool) -> Result<()> {
             let ok = r.q.max_abs_error <= r.bound;
             all_ok &= ok;
             if json_out {
-                println!("{}", eval_json(name, &field, &r));
+                println!("{}", eval_json(name, &format!("demo {}", field.dims), &field, &r));
             } else {
                 let n = field.bytes.len() as u64;
                 let mut adapter = r.adapter.clone();
