@@ -114,6 +114,10 @@ enum Cmd {
         /// its sustained clocks (0: time the single submissions).
         #[arg(long, default_value_t = 20)]
         replays: u32,
+        /// Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack chains: off, auto or force
+        /// (compare the fused and staged kernels; the archives are the same).
+        #[arg(long, default_value = "auto")]
+        fusion: String,
         /// Append one JSON record per preset to this file (JSON lines).
         #[arg(long)]
         json: Option<PathBuf>,
@@ -458,8 +462,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
-        Cmd::Bench { input, dims, dtype, size, presets, eb, mode, warmup, reps, replays, json, dev } => {
-            bench(input, dims, &dtype, &size, presets, eb, &mode, warmup, reps, replays, json, &dev)
+        Cmd::Bench { input, dims, dtype, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
+            bench(input, dims, &dtype, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
         }
         Cmd::Adapters => {
             for line in fzwgpu::backend::wgpu::list_adapters() {
@@ -535,9 +539,11 @@ fn bench(
     warmup: usize,
     reps: usize,
     replays: u32,
+    fusion: &str,
     json: Option<PathBuf>,
     dev: &DevArgs,
 ) -> Result<()> {
+    let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
     let (field, source) = match (&input, &dims) {
         (Some(p), Some(d)) => (read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string()),
         (None, Some(d)) => {
@@ -576,15 +582,16 @@ fn bench(
         ),
         None => None,
     };
-    let opts = RunOptions::default();
+    let opts = RunOptions { fusion, ..RunOptions::default() };
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
     // busy at its sustained clocks; end-to-end times from host-to-host runs
-    let timing = RunOptions { timing_replays: replays, ..RunOptions::default() };
+    let timing = RunOptions { timing_replays: replays, ..opts.clone() };
     let resident = fzwgpu::DeviceField::upload(be.as_ref(), &field)?;
     for name in &names {
         let mut p = Pipeline::from_preset(name)?;
         p.override_bound(bound)?;
+        p.options.fusion = fusion;
         p.options.timing_replays = replays;
         for _ in 0..warmup {
             let c = p.compress_device(&resident)?;
@@ -655,6 +662,7 @@ fn bench(
                 "decompress_e2e_gbps": gbps(n, dw),
                 "reps": reps,
                 "replays": replays,
+                "fusion": format!("{fusion:?}").to_lowercase(),
                 "warmup": warmup,
                 "adapter": info.adapter,
                 "api": info.api,
