@@ -63,6 +63,8 @@ pub struct Recorder<'b> {
     pub submissions: u32,
     /// See `RunOptions::timing_replays`.
     pub replays: u32,
+    /// Wall seconds spent in `submit` (recording, submission, waiting, readbacks).
+    pub submit_seconds: f64,
 }
 
 impl<'b> Recorder<'b> {
@@ -75,6 +77,7 @@ impl<'b> Recorder<'b> {
             kernel_seconds: None,
             submissions: 0,
             replays: 0,
+            submit_seconds: 0.0,
         }
     }
 
@@ -149,6 +152,7 @@ impl<'b> Recorder<'b> {
         if self.rec.is_empty() {
             return Ok(());
         }
+        let t0 = std::time::Instant::now();
         let rec = std::mem::take(&mut self.rec);
         let sub = self.backend.submit(&rec)?;
         self.submissions += 1;
@@ -166,6 +170,7 @@ impl<'b> Recorder<'b> {
             *self.kernel_seconds.get_or_insert(0.0) += t;
         }
         self.results.extend(sub.readbacks);
+        self.submit_seconds += t0.elapsed().as_secs_f64();
         Ok(())
     }
 

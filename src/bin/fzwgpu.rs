@@ -656,6 +656,8 @@ fn bench(
                 "compress_e2e_s": cw,
                 "decompress_kernel_s": dk,
                 "decompress_e2e_s": dw,
+                "compress_phases_s": c.report.phases.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+                "decompress_phases_s": d.report.phases.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
                 "compress_kernel_gbps": gbps(n, ck),
                 "compress_e2e_gbps": gbps(n, cw),
                 "decompress_kernel_gbps": gbps(n, dk),

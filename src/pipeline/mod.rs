@@ -74,6 +74,10 @@ pub struct RunReport {
     pub notes: Vec<(String, String)>,
     /// (stage name, resolved absolute bound) of lossy stages
     pub bounds: Vec<(String, f64)>,
+    /// Where the wall time went, in seconds: "upload" (host to device), "device"
+    /// (submissions, including the waits and the small readbacks that come with
+    /// them), "download" (device to host), "host" (archive parsing or assembly).
+    pub phases: Vec<(String, f64)>,
 }
 
 /// A compressed archive and its report.
@@ -434,11 +438,14 @@ impl Pipeline {
         let consumers = self.consumers();
         let mut r = Recorder::new(be);
         r.replays = opts.timing_replays;
+        let mut t_upload = 0.0;
         let external = match input {
             Input::Host(f) => {
                 let len = f.bytes.len() as u64;
                 let inbuf = r.alloc(len.next_multiple_of(4))?;
+                let tu = Instant::now();
                 be.write_buffer(inbuf, 0, &f.bytes)?;
+                t_upload = tu.elapsed().as_secs_f64();
                 PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None }
             }
             Input::Device(_) if needs_f64 && !backend.info().shader_f64 => {
@@ -562,7 +569,9 @@ impl Pipeline {
                 lens.push(plen);
             }
         }
+        let td = Instant::now();
         let mut data = be.read_buffers(&slices)?.into_iter();
+        let t_download = td.elapsed().as_secs_f64();
         let mut outputs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
         for (key, plen) in wanted.iter().zip(lens) {
             let mut bytes = Vec::new();
@@ -573,7 +582,7 @@ impl Pipeline {
             }
             outputs.insert(*key, bytes);
         }
-        let (kernel_seconds, submissions) = (r.kernel_seconds, r.submissions);
+        let (kernel_seconds, submissions, t_device) = (r.kernel_seconds, r.submissions, r.submit_seconds);
         drop(r); // release this run's buffers to the pool
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
@@ -649,6 +658,9 @@ impl Pipeline {
         }
         let bytes = fzm::write(&infos, &bufs, len)?;
         report.wall_seconds = t0.elapsed().as_secs_f64();
+        let host = (report.wall_seconds - t_upload - t_device - t_download).max(0.0);
+        report.phases =
+            vec![("upload".into(), t_upload), ("device".into(), t_device), ("download".into(), t_download), ("host".into(), host)];
         Ok(Compressed { bytes, report })
     }
 }
@@ -726,6 +738,7 @@ fn decompress_to<'b>(
     let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
     let mut r = Recorder::new(be);
     r.replays = opts.timing_replays;
+    let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
     for (k, e) in arch.buffers.iter().enumerate() {
         let data = arch.buffer_data(k);
@@ -733,7 +746,9 @@ fn decompress_to<'b>(
         let buf = r.alloc(size)?;
         let mut padded = data.to_vec();
         padded.resize(size as usize, 0);
+        let tu = Instant::now();
         be.write_buffer(buf, 0, &padded)?;
+        t_upload += tu.elapsed().as_secs_f64();
         values.insert(
             e.dag_buffer_id,
             PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(Arc::new(data.to_vec())) },
@@ -833,6 +848,7 @@ fn decompress_to<'b>(
     r.submit()?;
     let count = len / dtype.size() as u64;
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
+    let mut t_download = 0.0;
     let (host, device) = if resident {
         if needs_f64 && !backend.info().shader_f64 {
             return Err(Error::Unsupported("this archive needs float64 arithmetic, which the adapter lacks".into()));
@@ -840,10 +856,13 @@ fn decompress_to<'b>(
         r.keep(slice.buf);
         (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))
     } else {
+        let td = Instant::now();
         let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
+        t_download = td.elapsed().as_secs_f64();
         bytes.truncate(len as usize);
         (Some(Field::new(dtype, dims, bytes)?), None)
     };
+    let t_device = r.submit_seconds;
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
@@ -862,5 +881,8 @@ fn decompress_to<'b>(
         }
     }
     report.wall_seconds = t0.elapsed().as_secs_f64();
+    let t_host = (report.wall_seconds - t_upload - t_device - t_download).max(0.0);
+    report.phases =
+        vec![("upload".into(), t_upload), ("device".into(), t_device), ("download".into(), t_download), ("host".into(), t_host)];
     Ok((host, device, report))
 }
