@@ -1,0 +1,89 @@
+//! Many threads on one device: 8 threads x 100 round trips with mixed presets, sizes,
+//! element types and dimensionalities share one wgpu backend (device, queue, pipeline
+//! cache and buffer pool); every archive must equal the single-threaded one and every
+//! reconstruction must hold the bound.
+
+mod common;
+use common::*;
+use fzwgpu::{Dims, ErrorBound, ErrorMode, Field, Pipeline};
+use std::sync::Arc;
+
+const PRESETS: [&str; 4] = ["szx", "szp_composed", "szp_centered", "szp"];
+
+fn case(k: usize) -> (&'static str, Field) {
+    let mut rng = Rng(k as u64 * 7919 + 1);
+    let preset = PRESETS[k % PRESETS.len()];
+    let n = [1usize, 127, 1000, 4099, 20_000][k % 5];
+    let dims = match k % 3 {
+        0 => Dims::d1(n as u64).unwrap(),
+        1 if n >= 10 => Dims::new(10, (n / 10) as u64, 1).unwrap(),
+        2 if n >= 100 => Dims::new(10, 5, (n / 50) as u64).unwrap(),
+        _ => Dims::d1(n as u64).unwrap(),
+    };
+    let len = dims.len() as usize;
+    let v: Vec<f64> = (0..len).map(|i| (i as f64 * 0.01 * (1 + k % 4) as f64).sin() * 100.0 + rng.unit()).collect();
+    let f = if k % 2 == 0 {
+        Field::from_f32(dims, &v.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap()
+    } else {
+        Field::from_f64(dims, &v).unwrap()
+    };
+    (preset, f)
+}
+
+fn roundtrip(be: &dyn fzwgpu::Backend, k: usize) -> (Vec<u8>, Vec<u8>, f64) {
+    let (preset, f) = case(k);
+    let mut p = Pipeline::from_preset(preset).unwrap();
+    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+    let c = p.compress(be, &f).unwrap();
+    let d = fzwgpu::decompress(be, &c.bytes, &Default::default()).unwrap();
+    (c.bytes, d.field.bytes, c.report.bounds[0].1)
+}
+
+#[test]
+fn pipelines_and_backends_are_send() {
+    fn send<T: Send>() {}
+    fn sync<T: Sync>() {}
+    send::<Pipeline>();
+    send::<Arc<dyn fzwgpu::Backend>>();
+    sync::<Arc<dyn fzwgpu::Backend>>();
+    send::<fzwgpu::DeviceField<'static>>();
+}
+
+#[test]
+fn eight_threads_share_one_device() {
+    const THREADS: usize = 8;
+    const ROUNDS: usize = 100;
+    let be = gpu();
+    // single-threaded references, one per distinct case
+    let distinct = 60; // lcm of the case parameters (4 presets, 5 sizes, 3 shapes)
+    let refs: Vec<(Vec<u8>, Vec<u8>)> = (0..distinct)
+        .map(|k| {
+            let (a, r, _) = roundtrip(be.as_ref(), k);
+            (a, r)
+        })
+        .collect();
+    let refs = Arc::new(refs);
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let be = be.clone();
+            let refs = refs.clone();
+            std::thread::spawn(move || {
+                for r in 0..ROUNDS {
+                    let k = (t * 13 + r * 7) % distinct;
+                    let (archive, recon, eb) = roundtrip(be.as_ref(), k);
+                    assert!(archive == refs[k].0, "thread {t} round {r}: case {k} archive differs from the single-threaded one");
+                    assert!(recon == refs[k].1, "thread {t} round {r}: case {k} reconstruction differs");
+                    let (_, f) = case(k);
+                    let bad = match f.dtype {
+                        fzwgpu::DataType::F32 => check_f32(&f32_from(&f.bytes), &f32_from(&recon), eb).1,
+                        _ => check_f64(&f64_from(&f.bytes), &f64_from(&recon), eb).1,
+                    };
+                    assert_eq!(bad, 0, "thread {t} round {r}: case {k} violates the bound");
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("a worker thread panicked");
+    }
+}
