@@ -9,7 +9,7 @@ use crate::kernels::{self, BindKind, Kernel, Variant};
 use crate::recording::{BufId, BufSlice, Command, Recording};
 use std::collections::HashMap;
 use std::num::NonZeroU64;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,6 +25,9 @@ pub struct WgpuOptions {
     /// Do not use subgroup kernels (tests the shared-memory variants). Also set by
     /// `FZWGPU_DISABLE=subgroups`.
     pub no_subgroups: bool,
+    /// Fault injection for tests: every device buffer allocation after this many
+    /// fails with `Error::OutOfMemory`.
+    pub fail_allocs_after: Option<u64>,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -66,6 +69,11 @@ pub struct WgpuBackend {
     use_subgroups: bool,
     /// Serializes submissions: the params and staging buffers are shared.
     queue_lock: Mutex<()>,
+    /// Device buffer allocations so far, and the injected-failure threshold.
+    allocs: AtomicU64,
+    fail_allocs_after: Option<u64>,
+    /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
+    poll_timeout_ns: AtomicU64,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -197,6 +205,9 @@ impl WgpuBackend {
             uncaptured,
             use_subgroups: sg_ok,
             queue_lock: Mutex::new(()),
+            allocs: AtomicU64::new(0),
+            fail_allocs_after: opts.fail_allocs_after,
+            poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
         })
     }
 
@@ -268,6 +279,19 @@ impl WgpuBackend {
         Ok(p)
     }
 
+    /// Change how long one wait on the device may take (`None`: POLL_TIMEOUT). A wait
+    /// that runs out returns `Error::Device` ("timed out"); tests use a zero limit to
+    /// check that a timed-out call leaves the backend usable.
+    pub fn set_poll_timeout(&self, limit: Option<Duration>) {
+        let ns = limit.unwrap_or(POLL_TIMEOUT).as_nanos().min(u64::MAX as u128) as u64;
+        self.poll_timeout_ns.store(ns, Ordering::SeqCst);
+    }
+
+    /// Device buffers currently handed out (not in the pool): 0 between calls.
+    pub fn live_buffers(&self) -> usize {
+        self.slab.lock().map(|s| s.bufs.iter().filter(|b| b.is_some()).count()).unwrap_or(usize::MAX)
+    }
+
     fn get_buf(&self, id: BufId) -> Result<wgpu::Buffer> {
         let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         slab.bufs
@@ -278,9 +302,10 @@ impl WgpuBackend {
     }
 
     fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
+        let limit = Duration::from_nanos(self.poll_timeout_ns.load(Ordering::SeqCst));
         self.device
-            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(POLL_TIMEOUT) })
-            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(limit) })
+            .map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
         self.check_alive()
     }
 
@@ -305,6 +330,10 @@ impl WgpuBackend {
     }
 
     fn alloc_raw(&self, size: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
+        let k = self.allocs.fetch_add(1, Ordering::SeqCst);
+        if self.fail_allocs_after.is_some_and(|n| k >= n) {
+            return Err(Error::OutOfMemory(format!("{size} bytes for {label}: injected failure (allocation {k})")));
+        }
         if size > self.info.max_buffer_bytes {
             return Err(Error::TooLarge { what: format!("buffer {label}"), actual: size, limit: self.info.max_buffer_bytes });
         }
@@ -385,10 +414,18 @@ impl WgpuBackend {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.wait(idx)?;
-        rx.recv_timeout(Duration::from_secs(5))
-            .map_err(|_| Error::Device("buffer map callback never arrived".into()))?
-            .map_err(|e| Error::Device(format!("map_async: {e}")))?;
+        let mapped = self.wait(idx).and_then(|_| {
+            rx.recv_timeout(Duration::from_secs(5))
+                .map_err(|_| Error::Device("buffer map callback never arrived".into()))?
+                .map_err(|e| Error::Device(format!("map_async: {e}")))
+        });
+        if let Err(e) = mapped {
+            // the staging buffer may still have a map pending: never reuse it
+            if let Ok(mut g) = self.staging.lock() {
+                *g = None;
+            }
+            return Err(e);
+        }
         let out = {
             let view = slice.get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
             let v: &[u8] = &view;
