@@ -18,6 +18,7 @@ pub mod format;
 pub mod pipeline;
 pub mod report;
 pub mod stages;
+pub mod stream;
 
 pub use backend::{Backend, BackendChoice};
 pub use pipeline::{decompress, decompress_device, Compressed, Decompressed, DeviceField, Pipeline, RunReport};

@@ -8,7 +8,7 @@ use fzwgpu::pipeline::config;
 use fzwgpu::stages::RunOptions;
 use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline, Result};
 use serde_json::json;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Compress a raw little-endian float file into an FZM archive.
+    /// Compress a raw little-endian float file (or `-`: standard input) into an FZM
+    /// archive, or, past --chunk-size, an FZMS stream of chunks (bounded memory).
     Compress {
         #[arg(short, long)]
         input: PathBuf,
@@ -33,8 +34,12 @@ enum Cmd {
         pipe: PipeArgs,
         #[command(flatten)]
         dev: DevArgs,
+        /// Inputs larger than this (bytes; K/M/G suffixes) are compressed in chunks of
+        /// this size into an FZMS stream; standard input always streams.
+        #[arg(long, default_value = "1G")]
+        chunk_size: String,
     },
-    /// Decompress an FZM archive into a raw float file.
+    /// Decompress an FZM archive or FZMS stream into a raw float file.
     Decompress {
         #[arg(short, long)]
         input: PathBuf,
@@ -42,6 +47,13 @@ enum Cmd {
         output: PathBuf,
         #[command(flatten)]
         dev: DevArgs,
+        /// Streams: decode only chunk K (its values, in order).
+        #[arg(long, conflicts_with = "range")]
+        chunk: Option<usize>,
+        /// Decode only values START..END (flat indices, end exclusive), reading only
+        /// the chunks they touch.
+        #[arg(long)]
+        range: Option<String>,
     },
     /// Show an archive's header, stages, configs, buffers and run notes.
     Info {
@@ -384,7 +396,14 @@ pub fn demo_field(dims: Dims) -> Result<Field> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
-        Cmd::Compress { input, output, field, pipe, dev } => {
+        Cmd::Compress { input, output, field, pipe, dev, chunk_size } => {
+            let chunk = parse_size(&chunk_size)?;
+            let dims: Dims = field.dims.parse()?;
+            let dtype = DataType::parse_float(&field.dtype)?;
+            let stdin = input.as_os_str() == "-";
+            if stdin || dims.len() * dtype.size() as u64 > chunk {
+                return compress_stream_cli(&input, &output, dims, dtype, &pipe, &dev, chunk);
+            }
             let f = read_field(&input, &field)?;
             let mut p = build_pipeline(&pipe)?;
             let be = open_backend(&dev)?;
@@ -403,10 +422,24 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Cmd::Decompress { input, output, dev } => {
+        Cmd::Decompress { input, output, dev, chunk, range } => {
+            let mut head = [0u8; 4];
+            let mut fin = std::fs::File::open(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+            let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+            if fzwgpu::stream::is_stream(&head[..got]) {
+                return decompress_stream_cli(&input, &output, &dev, chunk, range.as_deref());
+            }
+            if chunk.is_some() {
+                return Err(Error::Input(format!("{} is a single FZM archive, not a stream of chunks", input.display())));
+            }
             let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let be = open_backend(&dev)?;
-            let d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions::default())?;
+            let mut d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions::default())?;
+            if let Some(r) = range.as_deref() {
+                let (a, b) = parse_range(r, d.field.len())?;
+                let sz = d.field.dtype.size();
+                d.field.bytes = d.field.bytes[a as usize * sz..b as usize * sz].to_vec();
+            }
             write_atomic(&output, &d.field.bytes)?;
             eprintln!(
                 "{} -> {}: {} {} values ({} bytes) on {}",
@@ -502,6 +535,147 @@ fn parse_size(s: &str) -> Result<u64> {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// "START:END" (or "START..END") as a value range inside `n` values.
+fn parse_range(s: &str, n: u64) -> Result<(u64, u64)> {
+    let (a, b) = s.split_once(':').or_else(|| s.split_once("..")).ok_or_else(|| Error::Input(format!("--range {s}: want START:END")))?;
+    let p = |v: &str| v.trim().parse::<u64>().map_err(|_| Error::Input(format!("--range {s}: '{v}' is not a value index")));
+    let (a, b) = (p(a)?, p(b)?);
+    if a > b || b > n {
+        return Err(Error::Input(format!("--range {a}:{b} is outside the field's {n} values")));
+    }
+    Ok((a, b))
+}
+
+/// A progress bar on stderr when it is a terminal (bytes, throughput, ETA).
+fn progress_bar(total: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}") {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb.set_message(what.to_string());
+    pb
+}
+
+/// Peak resident memory of this process (Linux), for the streaming summaries.
+fn peak_rss() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string()))
+        .unwrap_or_else(|| "n/a".into())
+}
+
+/// Temporary output path, renamed on success.
+fn part_path(path: &Path) -> PathBuf {
+    path.with_extension(format!("{}.part", path.extension().and_then(|e| e.to_str()).unwrap_or("out")))
+}
+
+fn finish_part(tmp: &Path, path: &Path, res: Result<()>) -> Result<()> {
+    match res.and_then(|_| std::fs::rename(tmp, path).map_err(|e| Error::io(format!("writing {}", path.display()), e))) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(tmp);
+            Err(e)
+        }
+    }
+}
+
+fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType, pipe: &PipeArgs, dev: &DevArgs, chunk: u64) -> Result<()> {
+    let be = open_backend(dev)?;
+    let stdin = input.as_os_str() == "-";
+    let want = dims.len() * dtype.size() as u64;
+    let probe = build_pipeline(pipe)?;
+    let relative = probe.configured_bounds().iter().any(|b| b.mode != fzwgpu::ErrorMode::Abs);
+    let range = if relative && !stdin {
+        let f = std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+        fzwgpu::stream::scan_range(std::io::BufReader::with_capacity(1 << 22, f), dtype, dims.len())?
+    } else {
+        None
+    };
+    let reader: Box<dyn Read> = if stdin {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let meta = std::fs::metadata(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
+        if meta.len() != want {
+            return Err(Error::Input(format!("{} has {} bytes; --dims {dims} of {dtype} needs {want}", input.display(), meta.len())));
+        }
+        Box::new(std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?)
+    };
+    let tmp = part_path(output);
+    let pb = progress_bar(want, "compress");
+    let t0 = std::time::Instant::now();
+    let mut summary = None;
+    let res = (|| -> Result<()> {
+        let f = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+        let w = std::io::BufWriter::with_capacity(1 << 22, f);
+        let make = || build_pipeline(pipe);
+        let s =
+            fzwgpu::stream::compress_stream(be.as_ref(), &make, reader, w, dtype, dims, chunk, range, &mut |done| pb.set_position(done))?;
+        summary = Some(s);
+        Ok(())
+    })();
+    pb.finish_and_clear();
+    finish_part(&tmp, output, res)?;
+    let s = summary.ok_or_else(|| Error::Pipeline("stream summary missing".into()))?;
+    let secs = t0.elapsed().as_secs_f64();
+    eprintln!(
+        "{} -> {}: {} -> {} bytes (ratio {:.3}) in {} chunks, bound {:e}, {:.2} GB/s, peak resident {}, on {}",
+        input.display(),
+        output.display(),
+        s.input_bytes,
+        s.output_bytes,
+        metrics::ratio(s.input_bytes, s.output_bytes),
+        s.chunks,
+        s.abs_bound,
+        s.input_bytes as f64 / secs / 1e9,
+        peak_rss(),
+        be.info().adapter
+    );
+    Ok(())
+}
+
+fn decompress_stream_cli(input: &Path, output: &Path, dev: &DevArgs, chunk: Option<usize>, range: Option<&str>) -> Result<()> {
+    let be = open_backend(dev)?;
+    let mut f = std::io::BufReader::new(std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?);
+    let index = fzwgpu::stream::read_index(&mut f)?;
+    let n = index.header.dims.len();
+    let (a, b) = match (chunk, range) {
+        (Some(k), _) => {
+            let c = index.chunks.get(k).ok_or_else(|| Error::Input(format!("chunk {k}: the stream has {} chunks", index.chunks.len())))?;
+            (c.first, c.first + c.count)
+        }
+        (None, Some(r)) => parse_range(r, n)?,
+        (None, None) => (0, n),
+    };
+    let sz = index.header.dtype.size() as u64;
+    let tmp = part_path(output);
+    let pb = progress_bar((b - a) * sz, "decompress");
+    let t0 = std::time::Instant::now();
+    let res = (|| -> Result<()> {
+        let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+        let w = std::io::BufWriter::with_capacity(1 << 22, o);
+        fzwgpu::stream::decompress_range(be.as_ref(), &mut f, &index, a, b, w, &mut |done| pb.set_position(done))?;
+        Ok(())
+    })();
+    pb.finish_and_clear();
+    finish_part(&tmp, output, res)?;
+    eprintln!(
+        "{} -> {}: values {a}..{b} of {} {} ({} bytes), {:.2} GB/s, peak resident {}, on {}",
+        input.display(),
+        output.display(),
+        index.header.dims,
+        index.header.dtype,
+        (b - a) * sz,
+        (b - a) as f64 * sz as f64 / t0.elapsed().as_secs_f64() / 1e9,
+        peak_rss(),
+        be.info().adapter
+    );
+    Ok(())
+}
+
 fn report(inputs: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
     let mut records = Vec::new();
     for p in inputs {
@@ -744,7 +918,56 @@ fn demo(dims: &str, json_out: bool) -> Result<()> {
     Ok(())
 }
 
+fn stream_info(path: &Path, json_out: bool) -> Result<()> {
+    let mut f = std::io::BufReader::new(std::fs::File::open(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?);
+    let ix = fzwgpu::stream::read_index(&mut f)?;
+    let h = &ix.header;
+    let n = h.dims.len();
+    let input = n * h.dtype.size() as u64;
+    if json_out {
+        let v = json!({
+            "format": "FZMS",
+            "dims": h.dims.to_string(),
+            "dtype": h.dtype.to_string(),
+            "values": n,
+            "chunk_values": h.chunk_values,
+            "abs_bound": h.abs_bound,
+            "stream_bytes": ix.total_bytes,
+            "ratio": metrics::ratio(input, ix.total_bytes),
+            "chunks": ix.chunks.iter().map(|c| json!({"offset": c.offset, "length": c.length, "first": c.first, "count": c.count})).collect::<Vec<_>>(),
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "FZMS stream {}: {} {} ({} values), {} bytes, ratio {:.3}",
+            path.display(),
+            h.dims,
+            h.dtype,
+            n,
+            ix.total_bytes,
+            metrics::ratio(input, ix.total_bytes)
+        );
+        println!(
+            "  {} chunks of {} values (slabs along the slowest dimension), absolute bound {:e}",
+            ix.chunks.len(),
+            h.chunk_values,
+            h.abs_bound
+        );
+        for (k, c) in ix.chunks.iter().enumerate() {
+            println!("  chunk {k}: values {}..{}, FZM archive of {} bytes at offset {}", c.first, c.first + c.count, c.length, c.offset);
+        }
+        println!("  (each chunk is a self-contained FZM archive; decompress --chunk K or --range A:B reads only what it needs)");
+    }
+    Ok(())
+}
+
 fn info(path: &Path, json_out: bool) -> Result<()> {
+    let mut head = [0u8; 4];
+    let mut fin = std::fs::File::open(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    if fzwgpu::stream::is_stream(&head[..got]) {
+        return stream_info(path, json_out);
+    }
     let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let a = fzm::read(&bytes)?;
     let h = &a.header;

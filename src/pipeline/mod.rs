@@ -265,6 +265,11 @@ impl Pipeline {
         Ok(n)
     }
 
+    /// The bounds the lossy stages are configured with, in stage order.
+    pub fn configured_bounds(&self) -> Vec<ErrorBound> {
+        self.nodes.iter().filter_map(|n| n.stage.configured_bound()).collect()
+    }
+
     /// Borrow a stage (e.g. to read SZx's constant-block fraction after a run).
     pub fn stage(&self, id: StageId) -> Option<&dyn Stage> {
         self.nodes.get(id.0).map(|n| n.stage.as_ref())

@@ -177,6 +177,10 @@ pub trait Stage: Send {
     fn override_bound(&mut self, _eb: ErrorBound) -> bool {
         false
     }
+    /// The bound a lossy stage is configured with (None for lossless stages).
+    fn configured_bound(&self) -> Option<ErrorBound> {
+        None
+    }
     /// Safe upper bounds of the forward outputs, from the input sizes in bytes.
     fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64>;
     /// Whether the forward path records without any host readback mid-pipeline.

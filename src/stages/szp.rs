@@ -185,6 +185,9 @@ impl Stage for SzpStage {
         self.bound = eb;
         true
     }
+    fn configured_bound(&self) -> Option<ErrorBound> {
+        Some(self.bound)
+    }
     fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
         let n = input_bytes.first().copied().unwrap_or(0) / self.sz();
         vec![n.div_ceil(self.block_size as u64).next_multiple_of(8) + n * self.sz()]

@@ -282,6 +282,9 @@ impl Stage for SzxStage {
         self.cfg.bound = eb;
         true
     }
+    fn configured_bound(&self) -> Option<ErrorBound> {
+        Some(self.cfg.bound)
+    }
     fn output_upper_bounds(&self, input_bytes: &[u64]) -> Vec<u64> {
         let n = input_bytes.first().copied().unwrap_or(0) / self.sz();
         let nb = n.div_ceil(self.cfg.block_size as u64);

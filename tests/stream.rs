@@ -1,0 +1,206 @@
+//! FZMS streams: chunked compression from a reader, whole / per-chunk / range decode,
+//! the whole-field meaning of range-relative bounds, corrupt streams, and peak memory
+//! bounded by a few chunks for a field much larger than a chunk (CLI, lavapipe).
+
+mod common;
+use common::*;
+use fzwgpu::stream::{compress_stream, decompress_chunk, decompress_range, read_index, scan_range};
+use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Pipeline};
+use std::io::Cursor;
+
+fn make(preset: &'static str, eb: ErrorBound) -> impl Fn() -> fzwgpu::Result<Pipeline> {
+    move || {
+        let mut p = Pipeline::from_preset(preset)?;
+        p.override_bound(eb)?;
+        Ok(p)
+    }
+}
+
+fn values(n: usize) -> Vec<f32> {
+    let mut rng = Rng(3);
+    (0..n).map(|i| if i == 777 { f32::NAN } else { (i as f32 * 0.0007).sin() * 40.0 + rng.unit() as f32 * 0.1 }).collect()
+}
+
+#[test]
+fn chunked_round_trips_hold_the_whole_field_bound() {
+    let dims = Dims::new(64, 50, 37).unwrap();
+    let v = values(dims.len() as usize);
+    let bytes = f32_bytes(&v);
+    let eb = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
+    let range = scan_range(Cursor::new(&bytes), DataType::F32, dims.len()).unwrap();
+    // the same absolute bound the in-memory path resolves
+    let whole =
+        make("szx", eb)().unwrap().compress(gpu().as_ref(), &fzwgpu::Field::new(DataType::F32, dims, bytes.clone()).unwrap()).unwrap();
+    let eb_abs = whole.report.bounds[0].1;
+    for (name, be) in backends() {
+        for preset in ["szx", "szp_composed", "szp_centered"] {
+            let mut out = Vec::new();
+            // chunks of 5 planes (64 x 50 x 4 bytes each) and a ragged last chunk
+            let s = compress_stream(
+                be.as_ref(),
+                &make(preset, eb),
+                Cursor::new(&bytes),
+                &mut out,
+                DataType::F32,
+                dims,
+                5 * 64 * 50 * 4,
+                range,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(s.chunks, 8, "{preset}");
+            assert_eq!(s.abs_bound, eb_abs, "{preset}: the stream's bound is the whole field's");
+            let mut r = Cursor::new(out.clone());
+            let ix = read_index(&mut r).unwrap();
+            assert_eq!(ix.chunks.len(), 8);
+            let mut dec = Vec::new();
+            let n = decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
+            assert_eq!(n, bytes.len() as u64);
+            let (_, bad) = check_f32(&v, &f32_from(&dec), eb_abs);
+            assert_eq!(bad, 0, "{preset} on {name}");
+            // one chunk and a range straddling chunks decode to the same values
+            let c5 = decompress_chunk(be.as_ref(), &mut r, &ix, 5).unwrap();
+            assert_eq!(c5.dims, Dims::new(64, 50, 5).unwrap());
+            let off = (ix.chunks[5].first * 4) as usize;
+            assert!(c5.bytes[..] == dec[off..off + c5.bytes.len()]);
+            let mut part = Vec::new();
+            decompress_range(be.as_ref(), &mut r, &ix, 12_345, 54_321, &mut part, &mut |_| {}).unwrap();
+            assert!(part[..] == dec[12_345 * 4..54_321 * 4]);
+            // streams are byte-identical across backends
+            if name == "wgpu" {
+                let mut cpu_out = Vec::new();
+                compress_stream(
+                    cpu().as_ref(),
+                    &make(preset, eb),
+                    Cursor::new(&bytes),
+                    &mut cpu_out,
+                    DataType::F32,
+                    dims,
+                    5 * 64 * 50 * 4,
+                    range,
+                    &mut |_| {},
+                )
+                .unwrap();
+                assert!(cpu_out == out, "{preset}: wgpu and cpu streams differ");
+            }
+        }
+    }
+}
+
+#[test]
+fn relative_bounds_need_the_range_and_corrupt_streams_are_errors() {
+    let dims = Dims::d1(10_000).unwrap();
+    let v = values(10_000);
+    let bytes = f32_bytes(&v);
+    let be = cpu();
+    let noa = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
+    let mut out = Vec::new();
+    let e = compress_stream(be.as_ref(), &make("szx", noa), Cursor::new(&bytes), &mut out, DataType::F32, dims, 4000, None, &mut |_| {});
+    assert!(matches!(e, Err(Error::Config(_))), "{e:?}");
+    // a short reader is an I/O error, not a short stream
+    let e = compress_stream(
+        be.as_ref(),
+        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
+        Cursor::new(&bytes[..20_000]),
+        Vec::new(),
+        DataType::F32,
+        dims,
+        4000,
+        None,
+        &mut |_| {},
+    );
+    assert!(matches!(e, Err(Error::Io { .. })), "{e:?}");
+    let mut out = Vec::new();
+    compress_stream(
+        be.as_ref(),
+        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
+        Cursor::new(&bytes),
+        &mut out,
+        DataType::F32,
+        dims,
+        4000,
+        None,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(read_index(&mut Cursor::new(out.clone())).is_ok());
+    // every truncation and a flip in every 97th byte: typed errors or, for flips inside
+    // a chunk archive, an error when that chunk is decoded; never a panic
+    for cut in (0..out.len()).step_by(101) {
+        assert!(read_index(&mut Cursor::new(out[..cut].to_vec())).is_err(), "truncated at {cut}");
+    }
+    for at in (0..out.len()).step_by(97) {
+        let mut bad = out.clone();
+        bad[at] ^= 0x5a;
+        let mut r = Cursor::new(bad);
+        if let Ok(ix) = read_index(&mut r) {
+            let res = decompress_range(be.as_ref(), &mut r, &ix, 0, 10_000, Vec::new(), &mut |_| {});
+            assert!(res.is_err(), "flip at {at} went unnoticed");
+        }
+    }
+}
+
+/// Peak resident memory of a CLI run does not grow with the field: a 128 MiB field in
+/// 4 MiB chunks peaks within a few chunks of what an 8 MiB field does (lavapipe's
+/// device memory is host memory too, so device buffers count).
+#[test]
+fn cli_streams_with_bounded_memory() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("fzwgpu-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_fzwgpu");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(bin).args(args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let peak_kb = |log: &str| -> u64 {
+        let at = log.find("peak resident ").expect("peak resident in the summary") + "peak resident ".len();
+        log[at..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let mut peaks = Vec::new();
+    for nz in [4u64, 64] {
+        let (nx, ny) = (1024u64, 512u64); // 2 MiB per plane
+        let input = dir.join(format!("f{nz}.f32"));
+        {
+            let mut w = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
+            let mut row = vec![0f32; nx as usize];
+            for j in 0..ny * nz {
+                for (i, x) in row.iter_mut().enumerate() {
+                    *x = ((i as f32) * 0.01).sin() * ((j as f32) * 0.003).cos() * 100.0;
+                }
+                w.write_all(&f32_bytes(&row)).unwrap();
+            }
+        }
+        let arch = dir.join(format!("f{nz}.fzms"));
+        let out = dir.join(format!("f{nz}.out"));
+        let dims = format!("{nx}x{ny}x{nz}");
+        let c = run(&[
+            "compress",
+            "-i",
+            input.to_str().unwrap(),
+            "-o",
+            arch.to_str().unwrap(),
+            "--dims",
+            &dims,
+            "--preset",
+            "szx",
+            "--eb",
+            "1e-3",
+            "--mode",
+            "noa",
+            "--chunk-size",
+            "4M",
+            "--backend",
+            "wgpu",
+        ]);
+        let d = run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "wgpu"]);
+        eprintln!("{c}{d}");
+        assert_eq!(std::fs::metadata(&out).unwrap().len(), nx * ny * nz * 4);
+        peaks.push((peak_kb(&c), peak_kb(&d)));
+    }
+    let ((c0, d0), (c1, d1)) = (peaks[0], peaks[1]);
+    // 16x the field, at most 6 more chunks (24 MiB) of peak memory
+    assert!(c1 < c0 + 24 * 1024 && d1 < d0 + 24 * 1024, "peak resident KiB: 8 MiB field {c0}/{d0}, 128 MiB field {c1}/{d1}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
