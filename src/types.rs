@@ -287,3 +287,19 @@ impl Field {
         self.len() == 0
     }
 }
+
+/// A byte size: a number with an optional K, M or G suffix (powers of 1024), at least 4.
+pub fn parse_size(s: &str) -> Result<u64> {
+    let t = s.trim();
+    let (num, mult) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|v| v.checked_mul(mult))
+        .filter(|v| *v >= 4)
+        .ok_or_else(|| Error::Config(format!("bad size '{s}' (e.g. 64M, 1G)")))
+}

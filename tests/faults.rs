@@ -79,3 +79,66 @@ fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
         assert_eq!(bad, 0);
     }
 }
+
+#[test]
+fn a_lost_device_is_a_typed_error() {
+    let f = field();
+    let be = WgpuBackend::new(&WgpuOptions::default()).expect("wgpu adapter");
+    let c = pipeline("szx").compress(&be, &f).unwrap();
+    be.destroy_device();
+    for _ in 0..2 {
+        match pipeline("szx").compress(&be, &f) {
+            Err(Error::Device(_) | Error::OutOfMemory(_)) => {}
+            other => panic!("compress on a lost device: {:?}", other.map(|c| c.bytes.len())),
+        }
+        match fzwgpu::decompress(&be, &c.bytes, &Default::default()) {
+            Err(Error::Device(_) | Error::OutOfMemory(_)) => {}
+            other => panic!("decompress on a lost device: {:?}", other.map(|d| d.field.bytes.len())),
+        }
+    }
+}
+
+/// A device with less memory than the field: one archive cannot be made (a typed
+/// error), a stream of chunks can, within the bound.
+#[test]
+fn a_field_larger_than_device_memory_streams() {
+    let dims = Dims::new(1024, 256, 32).unwrap(); // 32 MiB of float32
+    let v: Vec<f32> =
+        (0..dims.len() as usize).map(|i| ((i % 1024) as f32 * 0.01).sin() * ((i / 1024) as f32 * 0.002).cos() * 10.0).collect();
+    let bytes = f32_bytes(&v);
+    let f = Field::new(fzwgpu::DataType::F32, dims, bytes.clone()).unwrap();
+    let be = WgpuBackend::new(&WgpuOptions { memory_limit: Some(16 << 20), ..Default::default() }).expect("wgpu adapter");
+    match pipeline("szp_centered").compress(&be, &f) {
+        Err(Error::OutOfMemory(m)) => assert!(m.contains("limit"), "{m}"),
+        other => panic!("a 32 MiB field under a 16 MiB device limit: {:?}", other.map(|c| c.bytes.len())),
+    }
+    assert_eq!(be.live_buffers(), 0);
+    let eb = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
+    let range = fzwgpu::stream::scan_range(std::io::Cursor::new(&bytes), fzwgpu::DataType::F32, dims.len()).unwrap();
+    for preset in ["szx", "szp_centered"] {
+        let make = || {
+            let mut p = Pipeline::from_preset(preset)?;
+            p.override_bound(eb)?;
+            Ok(p)
+        };
+        let mut out = Vec::new();
+        let s = fzwgpu::stream::compress_stream(
+            &be,
+            &make,
+            std::io::Cursor::new(&bytes),
+            &mut out,
+            fzwgpu::DataType::F32,
+            dims,
+            2 << 20,
+            range,
+            &mut |_| {},
+        )
+        .unwrap();
+        let mut r = std::io::Cursor::new(out);
+        let ix = fzwgpu::stream::read_index(&mut r).unwrap();
+        let mut dec = Vec::new();
+        fzwgpu::stream::decompress_range(&be, &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
+        let (_, bad) = check_f32(&v, &f32_from(&dec), s.abs_bound);
+        assert_eq!(bad, 0, "{preset}");
+    }
+}

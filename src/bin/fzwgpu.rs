@@ -397,7 +397,7 @@ pub fn demo_field(dims: Dims) -> Result<Field> {
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
         Cmd::Compress { input, output, field, pipe, dev, chunk_size } => {
-            let chunk = parse_size(&chunk_size)?;
+            let chunk = fzwgpu::types::parse_size(&chunk_size)?;
             let dims: Dims = field.dims.parse()?;
             let dtype = DataType::parse_float(&field.dtype)?;
             let stdin = input.as_os_str() == "-";
@@ -519,22 +519,6 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-fn parse_size(s: &str) -> Result<u64> {
-    let t = s.trim();
-    let (num, mult) = match t.chars().last() {
-        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
-        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    num.parse::<u64>()
-        .ok()
-        .and_then(|v| v.checked_mul(mult))
-        .filter(|v| *v >= 4)
-        .ok_or_else(|| Error::Config(format!("bad size '{s}' (e.g. 64M, 1G)")))
-}
-
-#[allow(clippy::too_many_arguments)]
 /// "START:END" (or "START..END") as a value range inside `n` values.
 fn parse_range(s: &str, n: u64) -> Result<(u64, u64)> {
     let (a, b) = s.split_once(':').or_else(|| s.split_once("..")).ok_or_else(|| Error::Input(format!("--range {s}: want START:END")))?;
@@ -702,6 +686,7 @@ fn report(inputs: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn bench(
     input: Option<PathBuf>,
     dims: Option<String>,
@@ -725,7 +710,7 @@ fn bench(
             (demo_field(dims)?, format!("generated smooth {dims} float32"))
         }
         _ => {
-            let n = parse_size(size)? / 4;
+            let n = fzwgpu::types::parse_size(size)? / 4;
             let nx = 8192u64.min(n);
             let dims = Dims::new(nx, n / nx, 1)?;
             (demo_field(dims)?, format!("generated smooth {dims} float32"))

@@ -28,6 +28,10 @@ pub struct WgpuOptions {
     /// Fault injection for tests: every device buffer allocation after this many
     /// fails with `Error::OutOfMemory`.
     pub fail_allocs_after: Option<u64>,
+    /// A budget for the pooled device buffers (bytes): past it, idle pooled buffers are
+    /// freed and then allocations fail with `Error::OutOfMemory`. Also set by
+    /// `FZWGPU_MEMORY_LIMIT` (e.g. `512M`); simulates a device with less free memory.
+    pub memory_limit: Option<u64>,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -45,6 +49,8 @@ struct Slab {
     free_ids: Vec<u32>,
     pool: Vec<(u64, wgpu::Buffer)>,
     pool_bytes: u64,
+    /// Bytes of pool-class buffers that exist (handed out or idle in the pool).
+    live_bytes: u64,
 }
 
 struct Timestamps {
@@ -72,6 +78,7 @@ pub struct WgpuBackend {
     /// Device buffer allocations so far, and the injected-failure threshold.
     allocs: AtomicU64,
     fail_allocs_after: Option<u64>,
+    memory_limit: Option<u64>,
     /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
     poll_timeout_ns: AtomicU64,
 }
@@ -197,7 +204,7 @@ impl WgpuBackend {
             device,
             queue,
             pipes: Mutex::new(HashMap::new()),
-            slab: Mutex::new(Slab { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0 }),
+            slab: Mutex::new(Slab { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0, live_bytes: 0 }),
             params: Mutex::new(None),
             staging: Mutex::new(None),
             ts,
@@ -207,6 +214,9 @@ impl WgpuBackend {
             queue_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
             fail_allocs_after: opts.fail_allocs_after,
+            memory_limit: opts
+                .memory_limit
+                .or_else(|| std::env::var("FZWGPU_MEMORY_LIMIT").ok().and_then(|v| crate::types::parse_size(&v).ok())),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
         })
     }
@@ -285,6 +295,12 @@ impl WgpuBackend {
     pub fn set_poll_timeout(&self, limit: Option<Duration>) {
         let ns = limit.unwrap_or(POLL_TIMEOUT).as_nanos().min(u64::MAX as u128) as u64;
         self.poll_timeout_ns.store(ns, Ordering::SeqCst);
+    }
+
+    /// Destroy the device, as a driver reset would (tests: every later call must
+    /// return `Error::Device`).
+    pub fn destroy_device(&self) {
+        self.device.destroy();
     }
 
     /// Device buffers currently handed out (not in the pool): 0 between calls.
@@ -466,6 +482,21 @@ impl Backend for WgpuBackend {
                 b
             }
             None => {
+                if let Some(limit) = self.memory_limit {
+                    // free idle buffers first, then refuse
+                    while slab.live_bytes + cap > limit {
+                        let Some((c, b)) = slab.pool.pop() else { break };
+                        b.destroy();
+                        slab.pool_bytes -= c;
+                        slab.live_bytes -= c;
+                    }
+                    if slab.live_bytes + cap > limit {
+                        return Err(Error::OutOfMemory(format!(
+                            "{cap} bytes more would pass the device memory limit of {limit} bytes ({} in use)",
+                            slab.live_bytes
+                        )));
+                    }
+                }
                 drop(slab);
                 let b = self.alloc_raw(
                     cap,
@@ -473,6 +504,7 @@ impl Backend for WgpuBackend {
                     "fzwgpu.buffer",
                 )?;
                 slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
+                slab.live_bytes += cap;
                 b
             }
         };
@@ -499,6 +531,7 @@ impl Backend for WgpuBackend {
                     slab.pool.push((cap, b));
                 } else {
                     b.destroy();
+                    slab.live_bytes -= cap;
                 }
             }
         }
@@ -712,10 +745,12 @@ impl Backend for WgpuBackend {
 
     fn trim_pool(&self) {
         if let Ok(mut slab) = self.slab.lock() {
+            let freed: u64 = slab.pool.iter().map(|(c, _)| *c).sum();
             for (_, b) in slab.pool.drain(..) {
                 b.destroy();
             }
             slab.pool_bytes = 0;
+            slab.live_bytes -= freed;
         }
     }
 }
