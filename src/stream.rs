@@ -361,3 +361,88 @@ pub fn decompress_range<R: Read + Seek, W: Write>(
     out.flush().map_err(|e| Error::io("writing decoded values", e))?;
     Ok(written)
 }
+
+/// A box of the field: half-open ranges along x, y and z.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldBox {
+    pub x: (u64, u64),
+    pub y: (u64, u64),
+    pub z: (u64, u64),
+}
+
+impl FieldBox {
+    /// Parse "x0:x1,y0:y1[,z0:z1]" (missing trailing dims: the whole extent).
+    pub fn parse(s: &str, dims: Dims) -> Result<Self> {
+        let ext = [dims.x, dims.y, dims.z];
+        let mut r = [(0, dims.x), (0, dims.y), (0, dims.z)];
+        let parts: Vec<&str> = s.split(',').collect();
+        if parts.is_empty() || parts.len() > 3 {
+            return Err(Error::Input(format!("--box {s}: want x0:x1,y0:y1[,z0:z1]")));
+        }
+        for (k, p) in parts.iter().enumerate() {
+            let (a, b) = p.split_once(':').ok_or_else(|| Error::Input(format!("--box {s}: '{p}' is not START:END")))?;
+            let num = |v: &str| v.trim().parse::<u64>().map_err(|_| Error::Input(format!("--box {s}: '{v}' is not an index")));
+            let (a, b) = (num(a)?, num(b)?);
+            if a >= b || b > ext[k] {
+                return Err(Error::Input(format!("--box {s}: {a}:{b} is empty or outside 0:{}", ext[k])));
+            }
+            r[k] = (a, b);
+        }
+        Ok(FieldBox { x: r[0], y: r[1], z: r[2] })
+    }
+
+    pub fn len(&self) -> u64 {
+        (self.x.1 - self.x.0) * (self.y.1 - self.y.0) * (self.z.1 - self.z.0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Decode the values of `b` (x fastest) into `out`, reading only the chunks whose
+/// slabs it crosses. Returns the bytes written.
+pub fn decompress_box<R: Read + Seek, W: Write>(
+    backend: &dyn Backend,
+    r: &mut R,
+    index: &StreamIndex,
+    b: FieldBox,
+    mut out: W,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    let d = index.header.dims;
+    if b.x.1 > d.x || b.y.1 > d.y || b.z.1 > d.z || b.is_empty() {
+        return Err(Error::Input(format!("box {b:?} outside the field {d}")));
+    }
+    let sz = index.header.dtype.size() as u64;
+    let plane = d.x * d.y;
+    // flat range the box spans; only chunks meeting it are decoded
+    let (lo, hi) = (b.z.0 * plane + b.y.0 * d.x + b.x.0, (b.z.1 - 1) * plane + (b.y.1 - 1) * d.x + b.x.1);
+    let mut written = 0u64;
+    let mut cur: Option<(usize, Field)> = None;
+    for z in b.z.0..b.z.1 {
+        for y in b.y.0..b.y.1 {
+            let row = z * plane + y * d.x;
+            let (a, e) = (row + b.x.0, row + b.x.1);
+            // the run [a, e) may straddle chunks (1-D fields)
+            let mut p = a;
+            while p < e {
+                let k = index.chunks.partition_point(|c| c.first + c.count <= p);
+                let c = *index.chunks.get(k).ok_or_else(|| Error::corrupt("FZMS index does not cover the box"))?;
+                if cur.as_ref().is_none_or(|(ck, _)| *ck != k) {
+                    debug_assert!(c.first + c.count > lo && c.first < hi);
+                    cur = Some((k, decompress_chunk(backend, r, index, k)?));
+                }
+                let f = &cur.as_ref().ok_or_else(|| Error::Pipeline("box decode".into()))?.1;
+                let q = e.min(c.first + c.count);
+                let (s0, s1) = (((p - c.first) * sz) as usize, ((q - c.first) * sz) as usize);
+                out.write_all(&f.bytes[s0..s1]).map_err(|e| Error::io("writing decoded values", e))?;
+                written += (s1 - s0) as u64;
+                p = q;
+            }
+        }
+        progress(written);
+    }
+    out.flush().map_err(|e| Error::io("writing decoded values", e))?;
+    Ok(written)
+}

@@ -204,3 +204,50 @@ fn cli_streams_with_bounded_memory() {
     assert!(c1 < c0 + 24 * 1024 && d1 < d0 + 24 * 1024, "peak resident KiB: 8 MiB field {c0}/{d0}, 128 MiB field {c1}/{d1}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn boxes_decode_from_the_chunks_they_cross() {
+    use fzwgpu::stream::{decompress_box, FieldBox};
+    let be = cpu();
+    let eb = ErrorBound::new(ErrorMode::Abs, 0.01).unwrap();
+    for (dims, chunk, spec) in [
+        (Dims::new(40, 30, 25).unwrap(), 3 * 40 * 30 * 4, "5:17,3:29,4:19"),
+        (Dims::new(40, 30, 25).unwrap(), 3 * 40 * 30 * 4, "0:40,0:30,24:25"),
+        (Dims::new(90, 70, 1).unwrap(), 9 * 90 * 4, "10:11,2:69"),
+        (Dims::d1(5000).unwrap(), 700 * 4, "650:2150"),
+    ] {
+        let v = values(dims.len() as usize);
+        let bytes = f32_bytes(&v);
+        let mut out = Vec::new();
+        compress_stream(
+            be.as_ref(),
+            &make("szp_centered", eb),
+            Cursor::new(&bytes),
+            &mut out,
+            DataType::F32,
+            dims,
+            chunk as u64,
+            None,
+            &mut |_| {},
+        )
+        .unwrap();
+        let mut r = Cursor::new(out);
+        let ix = read_index(&mut r).unwrap();
+        let mut all = Vec::new();
+        decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
+        let b = FieldBox::parse(spec, dims).unwrap();
+        let mut got = Vec::new();
+        let n = decompress_box(be.as_ref(), &mut r, &ix, b, &mut got, &mut |_| {}).unwrap();
+        assert_eq!(n, b.len() * 4);
+        let mut want = Vec::new();
+        for z in b.z.0..b.z.1 {
+            for y in b.y.0..b.y.1 {
+                let row = ((z * dims.y + y) * dims.x) as usize;
+                want.extend_from_slice(&all[(row + b.x.0 as usize) * 4..(row + b.x.1 as usize) * 4]);
+            }
+        }
+        assert!(got == want, "{dims} box {spec}");
+    }
+    assert!(FieldBox::parse("5:3,0:1", Dims::new(10, 10, 1).unwrap()).is_err());
+    assert!(FieldBox::parse("0:11", Dims::new(10, 10, 1).unwrap()).is_err());
+}

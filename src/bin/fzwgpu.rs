@@ -52,8 +52,12 @@ enum Cmd {
         chunk: Option<usize>,
         /// Decode only values START..END (flat indices, end exclusive), reading only
         /// the chunks they touch.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "r#box")]
         range: Option<String>,
+        /// Streams: decode only the box x0:x1,y0:y1[,z0:z1] (x fastest), reading only
+        /// the chunks it crosses.
+        #[arg(long = "box", conflicts_with = "chunk")]
+        r#box: Option<String>,
     },
     /// Show an archive's header, stages, configs, buffers and run notes.
     Info {
@@ -422,14 +426,14 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Cmd::Decompress { input, output, dev, chunk, range } => {
+        Cmd::Decompress { input, output, dev, chunk, range, r#box } => {
             let mut head = [0u8; 4];
             let mut fin = std::fs::File::open(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             if fzwgpu::stream::is_stream(&head[..got]) {
-                return decompress_stream_cli(&input, &output, &dev, chunk, range.as_deref());
+                return decompress_stream_cli(&input, &output, &dev, chunk, range.as_deref(), r#box.as_deref());
             }
-            if chunk.is_some() {
+            if chunk.is_some() || r#box.is_some() {
                 return Err(Error::Input(format!("{} is a single FZM archive, not a stream of chunks", input.display())));
             }
             let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
@@ -621,11 +625,39 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
     Ok(())
 }
 
-fn decompress_stream_cli(input: &Path, output: &Path, dev: &DevArgs, chunk: Option<usize>, range: Option<&str>) -> Result<()> {
+fn decompress_stream_cli(
+    input: &Path,
+    output: &Path,
+    dev: &DevArgs,
+    chunk: Option<usize>,
+    range: Option<&str>,
+    bx: Option<&str>,
+) -> Result<()> {
     let be = open_backend(dev)?;
     let mut f = std::io::BufReader::new(std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?);
     let index = fzwgpu::stream::read_index(&mut f)?;
     let n = index.header.dims.len();
+    if let Some(spec) = bx {
+        let b = fzwgpu::stream::FieldBox::parse(spec, index.header.dims)?;
+        let tmp = part_path(output);
+        let res = (|| -> Result<()> {
+            let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+            fzwgpu::stream::decompress_box(be.as_ref(), &mut f, &index, b, std::io::BufWriter::new(o), &mut |_| {})?;
+            Ok(())
+        })();
+        finish_part(&tmp, output, res)?;
+        eprintln!(
+            "{} -> {}: box {spec} of {} {} ({} values), peak resident {}, on {}",
+            input.display(),
+            output.display(),
+            index.header.dims,
+            index.header.dtype,
+            b.len(),
+            peak_rss(),
+            be.info().adapter
+        );
+        return Ok(());
+    }
     let (a, b) = match (chunk, range) {
         (Some(k), _) => {
             let c = index.chunks.get(k).ok_or_else(|| Error::Input(format!("chunk {k}: the stream has {} chunks", index.chunks.len())))?;
