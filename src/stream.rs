@@ -446,3 +446,60 @@ pub fn decompress_box<R: Read + Seek, W: Write>(
     out.flush().map_err(|e| Error::io("writing decoded values", e))?;
     Ok(written)
 }
+
+/// Decode a whole stream from a reader that cannot seek (a pipe): the header, then
+/// each chunk's FZM archive in order (each says its own length), then the index and
+/// footer, which are checked against what was read. Memory: one chunk.
+pub fn decompress_sequential<R: Read, W: Write>(
+    backend: &dyn Backend,
+    mut r: R,
+    mut out: W,
+    progress: &mut dyn FnMut(u64),
+) -> Result<StreamHeader> {
+    let io = |what: &'static str| move |e: std::io::Error| Error::io(what, e);
+    let mut hb = vec![0u8; HEADER_BYTES];
+    r.read_exact(&mut hb).map_err(io("reading the stream header"))?;
+    let header = decode_header(&hb)?;
+    let n = header.dims.len();
+    let (unit, slab_dims) = slab(header.dims);
+    let sz = header.dtype.size() as u64;
+    let mut entries = Vec::new();
+    let (mut pos, mut first) = (HEADER_BYTES as u64, 0u64);
+    while first < n {
+        let count = header.chunk_values.min(n - first);
+        let mut core = vec![0u8; 80];
+        r.read_exact(&mut core).map_err(io("reading a chunk header"))?;
+        let total = u64_at(&core, 16);
+        // a chunk archive holds at most its values raw plus headers: refuse anything
+        // claiming far more before allocating it
+        let cap = count * sz * 2 + (1 << 20);
+        if total < 80 || total > cap {
+            return Err(Error::corrupt(format!("FZMS chunk {} claims {total} bytes", entries.len())));
+        }
+        let mut bytes = core;
+        bytes.resize(total as usize, 0);
+        r.read_exact(&mut bytes[80..]).map_err(io("reading a chunk"))?;
+        let d = decompress(backend, &bytes, &Default::default())?;
+        if d.field.dtype != header.dtype || d.field.dims != slab_dims(count / unit)? {
+            return Err(Error::corrupt(format!("FZMS chunk {} holds {} {}", entries.len(), d.field.dims, d.field.dtype)));
+        }
+        out.write_all(&d.field.bytes).map_err(io("writing decoded values"))?;
+        entries.push(ChunkEntry { offset: pos, length: total, first, count });
+        pos += total;
+        first += count;
+        progress(first * sz);
+    }
+    // the index and footer must describe exactly what was read
+    let (ib, fb) = encode_index(&entries, pos);
+    let mut tail = vec![0u8; ib.len() + fb.len()];
+    r.read_exact(&mut tail).map_err(io("reading the stream index"))?;
+    if tail[..ib.len()] != ib[..] || tail[ib.len()..] != fb[..] {
+        return Err(Error::corrupt("FZMS index or footer does not match the chunks"));
+    }
+    let mut extra = [0u8; 1];
+    if r.read(&mut extra).map_err(io("reading past the stream"))? != 0 {
+        return Err(Error::corrupt("bytes after the FZMS footer"));
+    }
+    out.flush().map_err(io("writing decoded values"))?;
+    Ok(header)
+}

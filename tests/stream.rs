@@ -251,3 +251,91 @@ fn boxes_decode_from_the_chunks_they_cross() {
     assert!(FieldBox::parse("5:3,0:1", Dims::new(10, 10, 1).unwrap()).is_err());
     assert!(FieldBox::parse("0:11", Dims::new(10, 10, 1).unwrap()).is_err());
 }
+
+#[test]
+fn pipes_in_and_out() {
+    use std::io::Write;
+    let dims = Dims::new(64, 40, 9).unwrap();
+    let v = values(dims.len() as usize);
+    let bytes = f32_bytes(&v);
+    let be = cpu();
+    let eb = ErrorBound::new(ErrorMode::Abs, 0.02).unwrap();
+    let mut out = Vec::new();
+    compress_stream(
+        be.as_ref(),
+        &make("szp_composed", eb),
+        Cursor::new(&bytes),
+        &mut out,
+        DataType::F32,
+        dims,
+        2 * 64 * 40 * 4,
+        None,
+        &mut |_| {},
+    )
+    .unwrap();
+    // sequential decode (no seeking) equals the indexed decode
+    let mut seq = Vec::new();
+    let h = fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut seq, &mut |_| {}).unwrap();
+    assert_eq!(h.dims, dims);
+    let mut r = Cursor::new(out.clone());
+    let ix = read_index(&mut r).unwrap();
+    let mut all = Vec::new();
+    decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
+    assert!(seq == all);
+    // a damaged tail or trailing bytes are caught by the sequential reader too
+    let mut bad = out.clone();
+    let last = bad.len() - 40;
+    bad[last] ^= 1;
+    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &bad[..], Vec::new(), &mut |_| {}).is_err());
+    let mut longer = out.clone();
+    longer.push(0);
+    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &longer[..], Vec::new(), &mut |_| {}).is_err());
+    // the CLI: standard input to a stream and back through a pipe
+    let dir = std::env::temp_dir().join(format!("fzwgpu-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (arch, back) = (dir.join("p.fzms"), dir.join("p.out"));
+    let bin = env!("CARGO_BIN_EXE_fzwgpu");
+    let pipe = |args: &[&str], input: &[u8]| {
+        let mut c = std::process::Command::new(bin)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = c.stdin.take().unwrap().write_all(input); // a refusing run may exit before reading
+        let o = c.wait_with_output().unwrap();
+        (o.status.success(), String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (ok, e) = pipe(
+        &[
+            "compress",
+            "-i",
+            "-",
+            "-o",
+            arch.to_str().unwrap(),
+            "--dims",
+            "64x40x9",
+            "--preset",
+            "szx",
+            "--eb",
+            "0.02",
+            "--chunk-size",
+            "40K",
+            "--backend",
+            "cpu",
+        ],
+        &bytes,
+    );
+    assert!(ok, "{e}");
+    let (ok, e) = pipe(&["decompress", "-i", "-", "-o", back.to_str().unwrap(), "--backend", "cpu"], &std::fs::read(&arch).unwrap());
+    assert!(ok, "{e}");
+    let (_, badv) = check_f32(&v, &f32_from(&std::fs::read(&back).unwrap()), 0.02);
+    assert_eq!(badv, 0);
+    // NOA from a pipe has no range: refused with a clear message
+    let (ok, e) = pipe(
+        &["compress", "-i", "-", "-o", arch.to_str().unwrap(), "--dims", "64x40x9", "--eb", "1e-3", "--mode", "noa", "--backend", "cpu"],
+        &bytes,
+    );
+    assert!(!ok && e.contains("--mode abs"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

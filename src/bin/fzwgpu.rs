@@ -39,7 +39,8 @@ enum Cmd {
         #[arg(long, default_value = "1G")]
         chunk_size: String,
     },
-    /// Decompress an FZM archive or FZMS stream into a raw float file.
+    /// Decompress an FZM archive or FZMS stream (`-`: a stream on standard input) into
+    /// a raw float file.
     Decompress {
         #[arg(short, long)]
         input: PathBuf,
@@ -427,6 +428,38 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Cmd::Decompress { input, output, dev, chunk, range, r#box } => {
+            if input.as_os_str() == "-" {
+                // a stream from standard input, decoded in order without seeking
+                if chunk.is_some() || range.is_some() || r#box.is_some() {
+                    return Err(Error::Input("--chunk, --range and --box need a seekable input file".into()));
+                }
+                let be = open_backend(&dev)?;
+                let tmp = part_path(&output);
+                let mut hdr = None;
+                let res = (|| -> Result<()> {
+                    let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+                    let h = fzwgpu::stream::decompress_sequential(
+                        be.as_ref(),
+                        std::io::BufReader::with_capacity(1 << 22, std::io::stdin().lock()),
+                        std::io::BufWriter::with_capacity(1 << 22, o),
+                        &mut |_| {},
+                    )?;
+                    hdr = Some(h);
+                    Ok(())
+                })();
+                finish_part(&tmp, &output, res)?;
+                if let Some(h) = hdr {
+                    eprintln!(
+                        "- -> {}: {} {} from a stream, peak resident {}, on {}",
+                        output.display(),
+                        h.dims,
+                        h.dtype,
+                        peak_rss(),
+                        be.info().adapter
+                    );
+                }
+                return Ok(());
+            }
             let mut head = [0u8; 4];
             let mut fin = std::fs::File::open(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
