@@ -1,6 +1,7 @@
 //! Arbitrary bytes as float32/float64 values, compressed and decompressed on the cpu
-//! backend with a bound and block size taken from the input: the bound must hold and
-//! non-finite values must come back bit-exact.
+//! backend with a bound, block size and pipeline (SZx, or the szp_composed,
+//! szp_centered and szp presets, 1-D or 2-D) taken from the input: the bound must hold
+//! and non-finite values must come back bit-exact.
 #![no_main]
 use fzwgpu::backend::cpu::CpuBackend;
 use fzwgpu::stages::szx::{SzxConfig, SzxStage};
@@ -22,12 +23,33 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let dtype = if f64v { DataType::F64 } else { DataType::F32 };
-    let field = Field::new(dtype, Dims::d1(n as u64).unwrap(), body[..n * sz].to_vec()).unwrap();
+    // 2-D when the count factors with a row of 7 or more
+    let dims = match (7..=64u64).find(|w| n as u64 % w == 0 && n as u64 / w > 1) {
+        Some(w) if head[0] & 0x20 != 0 => Dims::new(w, n as u64 / w, 1).unwrap(),
+        _ => Dims::d1(n as u64).unwrap(),
+    };
+    let field = Field::new(dtype, dims, body[..n * sz].to_vec()).unwrap();
     let be = CpuBackend::new();
-    let mut p = Pipeline::new();
-    let st = SzxStage::new(SzxConfig { dtype, block_size: bs, bound: ErrorBound::new(mode, eb).unwrap() }).unwrap();
-    p.add_stage("szx", Box::new(st)).unwrap();
-    let c = p.compress(&be, &field).expect("compress of valid input failed");
+    let bound = ErrorBound::new(mode, eb).unwrap();
+    let mut p = match head[0] >> 3 & 3 {
+        0 => {
+            let mut p = Pipeline::new();
+            let st = SzxStage::new(SzxConfig { dtype, block_size: bs, bound }).unwrap();
+            p.add_stage("szx", Box::new(st)).unwrap();
+            p
+        }
+        k => {
+            let mut p = Pipeline::from_preset(["szp_composed", "szp_centered", "szp"][k as usize - 1]).unwrap();
+            p.override_bound(bound).unwrap();
+            p
+        }
+    };
+    let c = match p.compress(&be, &field) {
+        Ok(c) => c,
+        // SZp has no REL mode: a typed refusal is the documented answer
+        Err(fzwgpu::Error::Config(_)) if mode == ErrorMode::Rel => return,
+        Err(e) => panic!("compress of valid input failed: {e:?}"),
+    };
     let d = fzwgpu::decompress(&be, &c.bytes, &Default::default()).expect("decode of own archive failed");
     let eb_abs = c.report.bounds[0].1;
     let a = field.to_f64();
