@@ -259,6 +259,28 @@ fn bench_prints_a_table_and_appends_json() {
     }
     let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
     assert_eq!(c, 1, "{e}");
+    // a real field tiled up to a size (whole copies along the slowest dimension)
+    let small = write_field("tile.f32", 4000);
+    let (c, o, e) = run(&[
+        "bench",
+        "-i",
+        small.to_str().unwrap(),
+        "--dims",
+        "40x100",
+        "--tile",
+        "--size",
+        "64K",
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--backend",
+        "cpu",
+        "--presets",
+        "szx",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("tiled x4"), "{o}");
     // the records become a Markdown report with plots
     let dir = tmp("report");
     let (c, _, e) = run(&["report", out.to_str().unwrap(), "-o", dir.to_str().unwrap()]);

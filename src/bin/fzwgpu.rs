@@ -111,6 +111,10 @@ enum Cmd {
         dims: Option<String>,
         #[arg(long, default_value = "f32")]
         dtype: String,
+        /// Tile the --input field along its slowest dimension up to --size (whole
+        /// copies), e.g. a 256 MiB field from CESM TS as in the cuSZp reference runs.
+        #[arg(long, requires = "input")]
+        tile: bool,
         /// Size of the generated field (e.g. 64M, 1G), when no --input is given.
         #[arg(long, default_value = "1G")]
         size: String,
@@ -532,8 +536,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
-        Cmd::Bench { input, dims, dtype, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
-            bench(input, dims, &dtype, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
+        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
+            bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
         }
         Cmd::Adapters => {
             for line in fzwgpu::backend::wgpu::list_adapters() {
@@ -756,6 +760,7 @@ fn bench(
     input: Option<PathBuf>,
     dims: Option<String>,
     dtype: &str,
+    tile: bool,
     size: &str,
     presets: Option<String>,
     eb: f64,
@@ -769,6 +774,17 @@ fn bench(
 ) -> Result<()> {
     let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
     let (field, source) = match (&input, &dims) {
+        (Some(p), Some(d)) if tile => {
+            let f = read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?;
+            let copies = (fzwgpu::types::parse_size(size)? / f.bytes.len() as u64).max(1);
+            let dims = match (f.dims.y, f.dims.z) {
+                (_, z) if z > 1 => Dims::new(f.dims.x, f.dims.y, z * copies)?,
+                (y, _) if y > 1 => Dims::new(f.dims.x, y * copies, 1)?,
+                _ => Dims::d1(f.dims.x * copies)?,
+            };
+            let bytes = f.bytes.repeat(copies as usize);
+            (Field::new(f.dtype, dims, bytes)?, format!("{} tiled x{copies}", p.display()))
+        }
         (Some(p), Some(d)) => (read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string()),
         (None, Some(d)) => {
             let dims: Dims = d.parse()?;
