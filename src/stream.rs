@@ -87,9 +87,13 @@ pub fn chunk_values(dtype: DataType, dims: Dims, chunk_bytes: u64) -> u64 {
     units * unit
 }
 
+/// The finite range of a whole field: its min and max, or None when no value is finite.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldRange(pub Option<(f64, f64)>);
+
 /// The finite min/max of `n` values read from `input` (NaN and ±Inf skipped), for a
-/// range-relative bound. None when no value is finite.
-pub fn scan_range<R: Read>(mut input: R, dtype: DataType, n: u64) -> Result<Option<(f64, f64)>> {
+/// range-relative bound.
+pub fn scan_range<R: Read>(mut input: R, dtype: DataType, n: u64) -> Result<FieldRange> {
     let sz = dtype.size();
     let mut buf = vec![0u8; (1 << 22) * sz];
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -109,7 +113,7 @@ pub fn scan_range<R: Read>(mut input: R, dtype: DataType, n: u64) -> Result<Opti
         }
         left -= take as u64;
     }
-    Ok((lo <= hi).then_some((lo, hi)))
+    Ok(FieldRange((lo <= hi).then_some((lo, hi))))
 }
 
 /// What a streamed compression did.
@@ -124,7 +128,8 @@ pub struct StreamSummary {
 /// Compress `dims` values of `dtype` from `input` into `out` as an FZMS stream, chunks
 /// of about `chunk_bytes` bytes of input. `make` builds the pipeline (once per chunk:
 /// stage state never leaks between chunks). `range`: the finite range of the whole
-/// field, needed when a lossy stage's bound is range-relative. `progress` gets the
+/// field (`scan_range`), needed when a lossy stage's bound is range-relative; None when
+/// it was not computed. `progress` gets the
 /// input bytes done after each chunk.
 #[allow(clippy::too_many_arguments)]
 pub fn compress_stream<R: Read, W: Write>(
@@ -135,7 +140,7 @@ pub fn compress_stream<R: Read, W: Write>(
     dtype: DataType,
     dims: Dims,
     chunk_bytes: u64,
-    range: Option<(f64, f64)>,
+    range: Option<FieldRange>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<StreamSummary> {
     if !matches!(dtype, DataType::F32 | DataType::F64) {
@@ -156,11 +161,15 @@ pub fn compress_stream<R: Read, W: Write>(
                     b.mode.name()
                 )));
             }
-            let e = resolve_abs(*b, range.or(Some((0.0, 0.0))));
-            if e <= 0.0 {
-                return Err(Error::ErrorBound(format!("the {} bound resolves to {e} over this field (its range is empty)", b.mode.name())));
+            let e = resolve_abs(*b, range.and_then(|r| r.0));
+            if e > 0.0 {
+                Some(ErrorBound::new(ErrorMode::Abs, e)?)
+            } else {
+                // a zero-width (or empty) finite range resolves to 0, i.e. lossless; every
+                // chunk's own range is then zero or empty too, so keeping the relative
+                // bound gives each chunk the same 0
+                None
             }
-            Some(ErrorBound::new(ErrorMode::Abs, e)?)
         }
     };
     let n = dims.len();

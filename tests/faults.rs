@@ -130,7 +130,7 @@ fn a_field_larger_than_device_memory_streams() {
             fzwgpu::DataType::F32,
             dims,
             2 << 20,
-            range,
+            Some(range),
             &mut |_| {},
         )
         .unwrap();

@@ -44,7 +44,7 @@ fn chunked_round_trips_hold_the_whole_field_bound() {
                 DataType::F32,
                 dims,
                 5 * 64 * 50 * 4,
-                range,
+                Some(range),
                 &mut |_| {},
             )
             .unwrap();
@@ -77,7 +77,7 @@ fn chunked_round_trips_hold_the_whole_field_bound() {
                     DataType::F32,
                     dims,
                     5 * 64 * 50 * 4,
-                    range,
+                    Some(range),
                     &mut |_| {},
                 )
                 .unwrap();
@@ -338,4 +338,34 @@ fn pipes_in_and_out() {
     );
     assert!(!ok && e.contains("--mode abs"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn constant_and_non_finite_fields_stream_losslessly_under_noa() {
+    let be = cpu();
+    let dims = Dims::new(30, 20, 7).unwrap();
+    let noa = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
+    for v in [vec![2.5f32; 4200], (0..4200).map(|i| if i % 2 == 0 { f32::NAN } else { f32::INFINITY }).collect::<Vec<_>>()] {
+        let bytes = f32_bytes(&v);
+        let range = scan_range(Cursor::new(&bytes), DataType::F32, dims.len()).unwrap();
+        for preset in ["szx", "szp_centered"] {
+            let mut out = Vec::new();
+            let s = compress_stream(
+                be.as_ref(),
+                &make(preset, noa),
+                Cursor::new(&bytes),
+                &mut out,
+                DataType::F32,
+                dims,
+                2 * 600 * 4,
+                Some(range),
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(s.abs_bound, 0.0);
+            let mut back = Vec::new();
+            fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();
+            assert!(back == bytes, "{preset}: bit-exact");
+        }
+    }
 }

@@ -616,7 +616,7 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
     let relative = probe.configured_bounds().iter().any(|b| b.mode != fzwgpu::ErrorMode::Abs);
     let range = if relative && !stdin {
         let f = std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
-        fzwgpu::stream::scan_range(std::io::BufReader::with_capacity(1 << 22, f), dtype, dims.len())?
+        Some(fzwgpu::stream::scan_range(std::io::BufReader::with_capacity(1 << 22, f), dtype, dims.len())?)
     } else {
         None
     };
