@@ -369,3 +369,33 @@ fn constant_and_non_finite_fields_stream_losslessly_under_noa() {
         }
     }
 }
+
+#[test]
+fn float64_streams() {
+    let be = gpu();
+    let dims = Dims::new(33, 21, 10).unwrap();
+    let v: Vec<f64> = (0..dims.len() as usize).map(|i| (i as f64 * 0.003).sin() * 1e6 + if i == 5 { f64::NAN } else { 0.0 }).collect();
+    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let noa = ErrorBound::new(ErrorMode::Noa, 1e-4).unwrap();
+    let range = scan_range(Cursor::new(&bytes), DataType::F64, dims.len()).unwrap();
+    for preset in ["szx", "szp_composed"] {
+        let mut out = Vec::new();
+        let s = compress_stream(
+            be.as_ref(),
+            &make(preset, noa),
+            Cursor::new(&bytes),
+            &mut out,
+            DataType::F64,
+            dims,
+            3 * 33 * 21 * 8,
+            Some(range),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(s.chunks, 4);
+        let mut back = Vec::new();
+        fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();
+        let (_, bad) = check_f64(&v, &f64_from(&back), s.abs_bound);
+        assert_eq!(bad, 0, "{preset}");
+    }
+}
