@@ -399,6 +399,19 @@ impl WgpuBackend {
     }
 
     fn read_into(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
+        let mut data: Vec<Vec<u8>> = Vec::with_capacity(slices.len());
+        let secs = self.read_with(slices, encoder, &mut |_, bytes| data.push(bytes.to_vec()))?;
+        Ok((data, secs))
+    }
+
+    /// Copy `slices` to the host and hand each one's bytes, straight from the mapped
+    /// staging memory, to `sink` (slice index, bytes): one copy on the host.
+    fn read_with(
+        &self,
+        slices: &[BufSlice],
+        encoder: Option<wgpu::CommandEncoder>,
+        sink: &mut dyn FnMut(usize, &[u8]),
+    ) -> Result<Option<f64>> {
         let mut enc = encoder.unwrap_or_else(|| self.device.create_command_encoder(&Default::default()));
         let mut total = 0u64;
         let mut placed = Vec::with_capacity(slices.len());
@@ -445,21 +458,23 @@ impl WgpuBackend {
         let out = {
             let view = slice.get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
             let v: &[u8] = &view;
-            let data: Vec<Vec<u8>> = slices.iter().zip(&placed).map(|(s, at)| v[*at as usize..(*at + s.size) as usize].to_vec()).collect();
+            for (k, (s, at)) in slices.iter().zip(&placed).enumerate() {
+                sink(k, &v[*at as usize..(*at + s.size) as usize]);
+            }
             let t = if self.ts.is_some() {
                 let t: [u64; 2] = bytemuck::pod_read_unaligned(&v[total as usize..total as usize + 16]);
                 Some(t)
             } else {
                 None
             };
-            (data, t)
+            t
         };
         staging.unmap();
-        let secs = match (out.1, &self.ts) {
+        let secs = match (out, &self.ts) {
             (Some([a, b]), Some(ts)) if b > a => Some((b - a) as f64 * ts.period_ns as f64 * 1e-9),
             _ => None,
         };
-        Ok((out.0, secs))
+        Ok(secs)
     }
 }
 
@@ -734,8 +749,7 @@ impl Backend for WgpuBackend {
                 if len == 0 {
                     break;
                 }
-                let (mut parts, _) = self.read_into(&[BufSlice::new(s.buf, s.offset + off, len)], None)?;
-                v.append(&mut parts[0]);
+                self.read_with(&[BufSlice::new(s.buf, s.offset + off, len)], None, &mut |_, bytes| v.extend_from_slice(bytes))?;
                 off += len;
             }
             out.push(v);
