@@ -69,8 +69,13 @@ pub fn parse(text: &str) -> (Vec<Record>, usize) {
                 None => format!("{} {}", s("dims"), s("dtype")),
             },
         };
+        // bench runs with fusion other than the default are labelled as such
+        let preset = match v.get("fusion").and_then(Value::as_str) {
+            Some(f) if f != "auto" => format!("{preset} (fusion {f})"),
+            _ => preset.to_string(),
+        };
         out.push(Record {
-            preset: preset.to_string(),
+            preset,
             field,
             adapter: if v.get("adapter").is_some() { s("adapter") } else { "?".into() },
             bits_per_value: num(&v, "bits_per_value"),
