@@ -4,24 +4,16 @@
 //! per-kernel times of whole runs on a real GPU come from `FZWGPU_PROFILE=1 fzwgpu
 //! bench` (GPU timestamps); these benches compare kernels and backends within one run.
 
+mod common;
+use common::backends;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fzwgpu::backend::{self, Backend, BackendChoice};
+use fzwgpu::backend::Backend;
 use fzwgpu::kernels::params::{QuantParams32, SzxParams32};
 use fzwgpu::kernels::range::device_range;
 use fzwgpu::kernels::Kernel;
 use fzwgpu::recording::{BufSlice, Recorder};
-use std::sync::Arc;
 
 const N: u64 = 1 << 22;
-
-fn backends() -> Vec<Arc<dyn Backend>> {
-    let mut v = vec![backend::open(&BackendChoice::Cpu).expect("cpu backend")];
-    match backend::open(&BackendChoice::Wgpu { adapter: None }) {
-        Ok(b) => v.push(b),
-        Err(e) => eprintln!("no wgpu adapter, benching cpu only: {e}"),
-    }
-    v
-}
 
 fn input(be: &dyn Backend) -> fzwgpu::recording::BufId {
     let v: Vec<f32> = (0..N as usize).map(|i| ((i % 4096) as f32 * 0.01).sin() * ((i / 4096) as f32 * 0.02).cos() * 100.0).collect();
@@ -35,7 +27,7 @@ fn bench_kernels(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(N * 4));
     for be in backends() {
-        let name = format!("{}:{}", be.info().kind.name(), be.info().adapter);
+        let name = common::name(be.as_ref());
         let data = input(be.as_ref());
         let inw = BufSlice::new(data, 0, N * 4);
         g.bench_function(BenchmarkId::new("szx_range", &name), |b| {

@@ -4,36 +4,21 @@
 //! compare ratios within one run; absolute numbers mean something only on a real GPU,
 //! where `fzwgpu bench` (GPU timestamps, replays) is the reference.
 
+mod common;
+use common::backends;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fzwgpu::backend::{self, Backend, BackendChoice};
 use fzwgpu::pipeline::config::PRESETS;
-use fzwgpu::{DeviceField, Dims, ErrorBound, ErrorMode, Field, Pipeline};
-use std::sync::Arc;
-
-fn backends() -> Vec<Arc<dyn Backend>> {
-    let mut v = vec![backend::open(&BackendChoice::Cpu).expect("cpu backend")];
-    match backend::open(&BackendChoice::Wgpu { adapter: None }) {
-        Ok(b) => v.push(b),
-        Err(e) => eprintln!("no wgpu adapter, benching cpu only: {e}"),
-    }
-    v
-}
-
-fn field() -> Field {
-    let (nx, ny) = (1024usize, 512usize);
-    let v: Vec<f32> = (0..nx * ny).map(|i| ((i % nx) as f32 * 0.01).sin() * ((i / nx) as f32 * 0.02).cos() * 100.0).collect();
-    Field::from_f32(Dims::new(nx as u64, ny as u64, 1).unwrap(), &v).unwrap()
-}
+use fzwgpu::{DeviceField, ErrorBound, ErrorMode, Pipeline};
 
 fn bench_presets(c: &mut Criterion) {
-    let f = field();
+    let f = common::field(1024, 512);
     let bound = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
     for (preset, _) in PRESETS {
         let mut g = c.benchmark_group(format!("preset/{preset}"));
         g.sample_size(10);
         g.throughput(Throughput::Bytes(f.bytes.len() as u64));
         for be in backends() {
-            let name = format!("{}:{}", be.info().kind.name(), be.info().adapter);
+            let name = common::name(be.as_ref());
             let mut p = Pipeline::from_preset(preset).unwrap();
             p.override_bound(bound).unwrap();
             let arch = p.compress(be.as_ref(), &f).unwrap().bytes;

@@ -2,35 +2,20 @@
 //! in bytes of input per second. On lavapipe compare ratios within one run; absolute
 //! numbers only mean something on a real GPU (see `fzwgpu eval` for GPU timestamps).
 
+mod common;
+use common::backends;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fzwgpu::backend::{self, Backend, BackendChoice};
 use fzwgpu::kernels::scan::record_exclusive_scan;
 use fzwgpu::recording::{BufSlice, Recorder};
-use fzwgpu::{Dims, ErrorBound, ErrorMode, Field, Pipeline};
-use std::sync::Arc;
-
-fn backends() -> Vec<Arc<dyn Backend>> {
-    let mut v = vec![backend::open(&BackendChoice::Cpu).expect("cpu backend")];
-    match backend::open(&BackendChoice::Wgpu { adapter: None }) {
-        Ok(b) => v.push(b),
-        Err(e) => eprintln!("no wgpu adapter, benching cpu only: {e}"),
-    }
-    v
-}
-
-fn field() -> Field {
-    let (nx, ny) = (1024usize, 1024usize);
-    let v: Vec<f32> = (0..nx * ny).map(|i| ((i % nx) as f32 * 0.01).sin() * ((i / nx) as f32 * 0.02).cos() * 100.0).collect();
-    Field::from_f32(Dims::new(nx as u64, ny as u64, 1).unwrap(), &v).unwrap()
-}
+use fzwgpu::{ErrorBound, ErrorMode, Pipeline};
 
 fn bench_szx(c: &mut Criterion) {
-    let f = field();
+    let f = common::field(1024, 1024);
     let mut g = c.benchmark_group("szx");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(f.bytes.len() as u64));
     for be in backends() {
-        let name = format!("{}:{}", be.info().kind.name(), be.info().adapter);
+        let name = common::name(be.as_ref());
         let mut p = Pipeline::from_preset("szx").unwrap();
         p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
         let arch = p.compress(be.as_ref(), &f).unwrap().bytes;
@@ -48,7 +33,7 @@ fn bench_scan(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(n * 4));
     for be in backends() {
-        let name = format!("{}:{}", be.info().kind.name(), be.info().adapter);
+        let name = common::name(be.as_ref());
         g.bench_function(BenchmarkId::new("exclusive_scan_u32", &name), |b| {
             b.iter(|| {
                 let mut r = Recorder::new(be.as_ref());

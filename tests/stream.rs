@@ -97,6 +97,21 @@ fn relative_bounds_need_the_range_and_corrupt_streams_are_errors() {
     let mut out = Vec::new();
     let e = compress_stream(be.as_ref(), &make("szx", noa), Cursor::new(&bytes), &mut out, DataType::F32, dims, 4000, None, &mut |_| {});
     assert!(matches!(e, Err(Error::Config(_))), "{e:?}");
+    // a reader with more values than the dims is a wrong --dims: an input error
+    let mut long = bytes.clone();
+    long.extend_from_slice(&[0; 4]);
+    let e = compress_stream(
+        be.as_ref(),
+        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
+        Cursor::new(&long),
+        Vec::new(),
+        DataType::F32,
+        dims,
+        4000,
+        None,
+        &mut |_| {},
+    );
+    assert!(matches!(e, Err(Error::Input(_))), "{e:?}");
     // a short reader is an I/O error, not a short stream
     let e = compress_stream(
         be.as_ref(),

@@ -245,18 +245,14 @@ fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
 /// Write `data` to `path` through a temporary file renamed on success, so a failed run
 /// never leaves a complete-looking output.
 fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    let tmp = path.with_extension(format!("{}.part", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
+    let tmp = part_path(path);
     let res = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(data)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(format!("writing {}", path.display()), e));
-    }
-    Ok(())
+        f.sync_all()
+    })()
+    .map_err(|e| Error::io(format!("writing {}", path.display()), e));
+    finish_part(&tmp, path, res)
 }
 
 fn gbps(bytes: u64, secs: Option<f64>) -> Option<f64> {
@@ -464,10 +460,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 return Ok(());
             }
-            let mut head = [0u8; 4];
-            let mut fin = std::fs::File::open(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
-            let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
-            if fzwgpu::stream::is_stream(&head[..got]) {
+            if is_stream_file(&input)? {
                 return decompress_stream_cli(&input, &output, &dev, chunk, range.as_deref(), r#box.as_deref());
             }
             if chunk.is_some() || r#box.is_some() {
@@ -591,6 +584,14 @@ fn peak_rss() -> String {
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string()))
         .unwrap_or_else(|| "n/a".into())
+}
+
+/// Whether the file at `path` is an FZMS stream (by its magic).
+fn is_stream_file(path: &Path) -> Result<bool> {
+    let mut head = [0u8; 4];
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let got = f.read(&mut head).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    Ok(fzwgpu::stream::is_stream(&head[..got]))
 }
 
 /// Temporary output path, renamed on success.
@@ -1028,10 +1029,7 @@ fn stream_info(path: &Path, json_out: bool) -> Result<()> {
 }
 
 fn info(path: &Path, json_out: bool) -> Result<()> {
-    let mut head = [0u8; 4];
-    let mut fin = std::fs::File::open(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let got = fin.read(&mut head).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    if fzwgpu::stream::is_stream(&head[..got]) {
+    if is_stream_file(path)? {
         return stream_info(path, json_out);
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;

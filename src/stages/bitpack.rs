@@ -23,6 +23,28 @@ const CONFIG_BYTES: usize = 24;
 /// Blocks per chunk are a multiple of this (meta windows stay 256-byte aligned).
 const CHUNK_BLOCK_ALIGN: u64 = 256;
 
+/// The device buffers of one AdaptiveBitpack forward pass (staged or fused): the meta
+/// region (cleared), per-chunk totals read back after the submission, per-block
+/// scratch for one chunk, and the output parts (the meta region so far).
+pub(crate) struct PackBuffers {
+    pub g: Geo,
+    pub meta: crate::recording::BufId,
+    pub totals_w: BufSlice,
+    pub widths: crate::recording::BufId,
+    pub cost: crate::recording::BufId,
+    pub offsets: crate::recording::BufId,
+    pub tidx: usize,
+    pub parts: Vec<Part>,
+}
+
+/// One chunk's windows into an archived AdaptiveBitpack buffer.
+pub(crate) struct ChunkWindows {
+    pub meta_w: BufSlice,
+    pub pay_w: BufSlice,
+    /// word offset of the chunk's payload inside `pay_w`
+    pub word_base: u64,
+}
+
 /// The AdaptiveBitpack stage.
 #[derive(Debug, Clone)]
 pub struct BitpackStage {
@@ -61,6 +83,50 @@ impl BitpackStage {
 
     pub(crate) fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
         Geo::new(r, n, self.block_size as u64, 4, CHUNK_BLOCK_ALIGN, 1, opts, "AdaptiveBitpack")
+    }
+
+    /// Allocate the buffers of a forward pass over `n` codes (sets the element count).
+    pub(crate) fn forward_buffers(&mut self, r: &mut Recorder, n: u64, opts: &RunOptions) -> Result<PackBuffers> {
+        self.n = Some(n);
+        let g = self.geometry(r, n, opts)?;
+        let meta = r.alloc(g.meta_pad())?;
+        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+        let totals = r.alloc(4 * g.nchunks)?;
+        let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
+        let (widths, cost, offsets) = (r.temp(4 * g.cb)?, r.temp(4 * g.cb)?, r.temp(4 * g.cb)?);
+        let tidx = r.readback(totals_w);
+        let parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        Ok(PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, parts })
+    }
+
+    /// Windows of chunk `k` of an archived buffer (`slice`, validated; `per`: payload
+    /// words per chunk; `pstart`: payload words of the chunks before it). Payload
+    /// windows start storage-aligned; an all-zero chunk reads no payload, so any valid
+    /// window will do.
+    pub(crate) fn chunk_windows(r: &Recorder, g: &Geo, slice: BufSlice, per: &[u64], k: u64, pstart: u64) -> ChunkWindows {
+        let (b0, nbk, _) = g.chunk(k);
+        let align = r.backend.info().storage_align.max(8);
+        let abs = slice.offset + g.meta_pad() + 4 * pstart;
+        let win = abs / align * align;
+        let meta_w = BufSlice::new(slice.buf, slice.offset + b0, nbk.next_multiple_of(4));
+        let pw = per[k as usize];
+        let pay_w = if pw == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * pw) };
+        ChunkWindows { meta_w, pay_w, word_base: (abs - win) / 4 }
+    }
+
+    /// Record the payload offsets of a chunk's blocks from its meta (widths):
+    /// `bitpack_meta_cost` then the exclusive scan.
+    pub(crate) fn record_offsets(
+        r: &mut Recorder,
+        p: &BitpackParams,
+        meta_w: BufSlice,
+        cost: BufSlice,
+        offsets: BufSlice,
+        nbk: u64,
+    ) -> Result<()> {
+        let per_group = workgroup_size(Kernel::BitpackMetaCost)? as u64;
+        r.dispatch(Kernel::BitpackMetaCost, false, p, &[meta_w, cost], nbk.div_ceil(per_group))?;
+        record_exclusive_scan(r, cost, offsets, nbk)
     }
 
     fn params(&self, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> BitpackParams {
@@ -158,18 +224,7 @@ impl Stage for BitpackStage {
         if len % 4 != 0 || len == 0 {
             return Err(Error::Input(format!("AdaptiveBitpack: {len} bytes are not whole 32-bit codes")));
         }
-        let n = len / 4;
-        self.n = Some(n);
-        let g = self.geometry(r, n, opts)?;
-        let meta = r.alloc(g.meta_pad())?;
-        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
-        let totals = r.alloc(4 * g.nchunks)?;
-        let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
-        let widths = r.temp(4 * g.cb)?;
-        let cost = r.temp(4 * g.cb)?;
-        let offsets = r.temp(4 * g.cb)?;
-        let tidx = r.readback(totals_w);
-        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        let PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, mut parts } = self.forward_buffers(r, len / 4, opts)?;
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
             let p = self.params(nk, nbk, k, 0);
@@ -200,20 +255,13 @@ impl Stage for BitpackStage {
         let out = r.alloc(n * 4)?;
         let cost = r.temp(4 * g.cb)?;
         let offsets = r.temp(4 * g.cb)?;
-        let align = r.backend.info().storage_align.max(8);
-        let per_group = workgroup_size(Kernel::BitpackMetaCost)? as u64;
         let mut pstart = 0u64;
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
-            let abs = slice.offset + g.meta_pad() + 4 * pstart;
-            let win = abs / align * align;
-            let p = self.params(nk, nbk, k, (abs - win) / 4);
-            let meta_w = BufSlice::new(slice.buf, slice.offset + b0, nbk.next_multiple_of(4));
-            // an all-zero chunk reads no payload; any valid window will do
-            let pay_w = if per[k as usize] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[k as usize]) };
+            let ChunkWindows { meta_w, pay_w, word_base } = Self::chunk_windows(r, &g, slice, &per, k, pstart);
+            let p = self.params(nk, nbk, k, word_base);
             let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
-            r.dispatch(Kernel::BitpackMetaCost, false, &p, &[meta_w, c_w], nbk.div_ceil(per_group))?;
-            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            Self::record_offsets(r, &p, meta_w, c_w, o_w, nbk)?;
             r.dispatch(Kernel::BitpackUnpack, false, &p, &[meta_w, o_w, pay_w, BufSlice::new(out, b0 * g.bs * 4, nk * 4)], nbk)?;
             pstart += per[k as usize];
         }

@@ -5,7 +5,7 @@
 //! the path. The inverse is `chain_unpack` (unpack, Lorenzo sums in 1-D/2-D/3-D and
 //! dequantization in one kernel) followed by the Quantizer's outlier patch.
 
-use super::bitpack::BitpackStage;
+use super::bitpack::{BitpackStage, ChunkWindows, PackBuffers};
 use super::lorenzo::LorenzoStage;
 use super::quantizer::QuantizerStage;
 use super::{Part, PartLen, PortData, RunOptions, Stage};
@@ -61,18 +61,8 @@ pub fn record_forward(
     let means = r.alloc(4 * tiles)?;
     let means_w = BufSlice::new(means, 0, 4 * tiles);
     // 3. AdaptiveBitpack over residuals computed on the fly
-    b.n = Some(n);
-    let g = b.geometry(r, n, opts)?;
-    let meta = r.alloc(g.meta_pad())?;
-    r.clear(BufSlice::new(meta, 0, g.meta_pad()));
-    let totals = r.alloc(4 * g.nchunks)?;
-    let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
-    let widths = r.temp(4 * g.cb)?;
-    let cost = r.temp(4 * g.cb)?;
-    let offsets = r.temp(4 * g.cb)?;
-    let tidx = r.readback(totals_w);
+    let PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, mut parts } = b.forward_buffers(r, n, opts)?;
     let data = BufSlice::new(input.buf, input.offset, n * sz);
-    let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
     for k in 0..g.nchunks {
         let (b0, nbk, nk) = g.chunk(k);
         let p = chain_params(q, b, &res, &lp, nk, nbk, k, b0 * g.bs, f64v);
@@ -218,10 +208,8 @@ pub fn record_inverse(
         (true, None) => return Err(Error::corrupt("Lorenzo: means missing")),
         (false, _) => BufSlice::new(r.temp(16)?, 0, 16),
     };
-    // offsets of the bitpack blocks
-    let cost = r.temp(4 * g.nb)?;
-    let offsets = r.temp(4 * g.nb)?;
-    let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * g.nb), BufSlice::new(offsets, 0, 4 * g.nb));
+    // offsets of the bitpack blocks (one chunk)
+    let (c_w, o_w) = (BufSlice::new(r.temp(4 * g.nb)?, 0, 4 * g.nb), BufSlice::new(r.temp(4 * g.nb)?, 0, 4 * g.nb));
     let bp = crate::kernels::params::BitpackParams {
         n: n as u32,
         block_size: b.block_size,
@@ -229,72 +217,44 @@ pub fn record_inverse(
         zigzag: (b.dtype == DataType::I32) as u32,
         ..Default::default()
     };
-    let meta_w = BufSlice::new(slice.buf, slice.offset, g.nb.next_multiple_of(4));
-    let per_group = crate::kernels::workgroup_size(Kernel::BitpackMetaCost)? as u64;
-    r.dispatch(Kernel::BitpackMetaCost, false, &bp, &[meta_w, c_w], g.nb.div_ceil(per_group))?;
-    record_exclusive_scan(r, c_w, o_w, g.nb)?;
-    let align = r.backend.info().storage_align.max(8);
-    let abs = slice.offset + g.meta_pad();
-    let win = abs / align * align;
-    let pay_w = if per[0] == 0 { meta_w } else { BufSlice::new(slice.buf, win, abs - win + 4 * per[0]) };
+    let ChunkWindows { meta_w, pay_w, word_base } = BitpackStage::chunk_windows(r, &g, slice, &per, 0, 0);
+    BitpackStage::record_offsets(r, &bp, meta_w, c_w, o_w, g.nb)?;
     let out = r.alloc(n * sz)?;
     let out_w = BufSlice::new(out, 0, n * sz);
     // integer sums of finished rows, read back by 2-D and 3-D tiles
     let scratch_bytes = if dims.rank() > 1 { 4 * n } else { 16 };
     let scratch_w = BufSlice::new(r.temp(scratch_bytes)?, 0, scratch_bytes);
-    let word_base = ((abs - win) / 4) as u32;
+    let word_base = word_base as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
-    let pbytes = if f64v {
-        let (eb, inv, step) = res.steps::<f64>();
-        let p = crate::kernels::params::ChainUnpackParams64 {
-            n: n as u32,
-            block_size: b.block_size,
-            ntiles: ntiles as u32,
-            nx: lp.nx,
-            ny: lp.ny,
-            nz: lp.nz,
-            tx: lp.tx,
-            ty: lp.ty,
-            tz: lp.tz,
-            ntx: lp.ntx,
-            nty: lp.nty,
-            word_base,
-            qzigzag: qzz,
-            bzigzag: bzz,
-            centering: cen,
-            eb,
-            inv,
-            step,
-            one: 1.0,
-            ..Default::default()
-        };
-        bytemuck::bytes_of(&p).to_vec()
-    } else {
-        let (eb, inv, step) = res.steps::<f32>();
-        let p = crate::kernels::params::ChainUnpackParams32 {
-            n: n as u32,
-            block_size: b.block_size,
-            ntiles: ntiles as u32,
-            nx: lp.nx,
-            ny: lp.ny,
-            nz: lp.nz,
-            tx: lp.tx,
-            ty: lp.ty,
-            tz: lp.tz,
-            ntx: lp.ntx,
-            nty: lp.nty,
-            word_base,
-            qzigzag: qzz,
-            bzigzag: bzz,
-            centering: cen,
-            eb,
-            inv,
-            step,
-            one: 1.0,
-            ..Default::default()
-        };
-        bytemuck::bytes_of(&p).to_vec()
-    };
+    macro_rules! unpack_params {
+        ($t:ident, $f:ty) => {{
+            let (eb, inv, step) = res.steps::<$f>();
+            let p = crate::kernels::params::$t {
+                n: n as u32,
+                block_size: b.block_size,
+                ntiles: ntiles as u32,
+                nx: lp.nx,
+                ny: lp.ny,
+                nz: lp.nz,
+                tx: lp.tx,
+                ty: lp.ty,
+                tz: lp.tz,
+                ntx: lp.ntx,
+                nty: lp.nty,
+                word_base,
+                qzigzag: qzz,
+                bzigzag: bzz,
+                centering: cen,
+                eb,
+                inv,
+                step,
+                one: 1.0,
+                ..Default::default()
+            };
+            bytemuck::bytes_of(&p).to_vec()
+        }};
+    }
+    let pbytes = if f64v { unpack_params!(ChainUnpackParams64, f64) } else { unpack_params!(ChainUnpackParams32, f32) };
     r.dispatch_bytes(Kernel::ChainUnpack, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w, scratch_w], ntiles)?;
     q.record_patch(r, out, outliers, opts)?;
     Ok(PortData::Device { slice: out_w, len: n * sz, host: None })
