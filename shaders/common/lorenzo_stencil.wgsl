@@ -14,7 +14,7 @@ fn stencil_nb(x: u32, y: u32, z: u32, dx: u32, dy: u32, dz: u32, x0: u32, y0: u3
 // is the head code mu, for the means output). The 2^rank stencil terms are walked in a
 // loop (not written out) so that the quantization behind code_at is inlined once: the
 // unrolled form kept eight inlined quantizations live: chain_width took 30.7 ms on a
-// 1 GiB field on the H200 (not replay-timed) against 5-6 ms now, 470 vs 168 ms on lavapipe.
+// 1 GiB field on the H200 (not replay-timed) against 5-6 ms now.
 fn lorenzo_residual(i: u32) -> vec3<u32> {
     let x = i % P.nx;
     let y = (i / P.nx) % P.ny;
