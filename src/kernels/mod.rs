@@ -41,10 +41,16 @@ pub enum Kernel {
     ChainWidth,
     ChainPack,
     ChainUnpack,
+    WaveletLift,
+    WaveletLoad,
+    WaveletStore,
+    CorrectFlag,
+    CorrectScatter,
+    CorrectApply,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 26] = [
+    pub const ALL: [Kernel; 32] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -71,6 +77,12 @@ impl Kernel {
         Kernel::ChainWidth,
         Kernel::ChainPack,
         Kernel::ChainUnpack,
+        Kernel::WaveletLift,
+        Kernel::WaveletLoad,
+        Kernel::WaveletStore,
+        Kernel::CorrectFlag,
+        Kernel::CorrectScatter,
+        Kernel::CorrectApply,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -102,6 +114,12 @@ impl Kernel {
             Kernel::ChainWidth => "chain_width",
             Kernel::ChainPack => "chain_pack",
             Kernel::ChainUnpack => "chain_unpack",
+            Kernel::WaveletLift => "wavelet_lift",
+            Kernel::WaveletLoad => "wavelet_load",
+            Kernel::WaveletStore => "wavelet_store",
+            Kernel::CorrectFlag => "correct_flag",
+            Kernel::CorrectScatter => "correct_scatter",
+            Kernel::CorrectApply => "correct_apply",
         }
     }
 
@@ -134,6 +152,12 @@ impl Kernel {
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
+            Kernel::WaveletLift => "wavelet/lift.wgsl",
+            Kernel::WaveletLoad => "wavelet/load.wgsl",
+            Kernel::WaveletStore => "wavelet/store.wgsl",
+            Kernel::CorrectFlag => "correct/flag.wgsl",
+            Kernel::CorrectScatter => "correct/scatter.wgsl",
+            Kernel::CorrectApply => "correct/apply.wgsl",
         }
     }
 
@@ -147,6 +171,21 @@ impl Kernel {
                 | Kernel::BitpackPack
                 | Kernel::BitpackMetaCost
                 | Kernel::BitpackUnpack
+                | Kernel::WaveletLift
+        )
+    }
+
+    /// Whether every variant does float64 arithmetic (the wavelet kernels transform in
+    /// float64 whatever the field's type): they need SHADER_F64 always.
+    pub fn always_f64(self) -> bool {
+        matches!(
+            self,
+            Kernel::WaveletLift
+                | Kernel::WaveletLoad
+                | Kernel::WaveletStore
+                | Kernel::CorrectFlag
+                | Kernel::CorrectScatter
+                | Kernel::CorrectApply
         )
     }
 
@@ -169,7 +208,7 @@ impl Kernel {
     /// Whether the float64 variant does float64 arithmetic (needs SHADER_F64). The
     /// range kernels only compare integer keys, so they run anywhere.
     pub fn f64_arith(self) -> bool {
-        self.has_f64() && !matches!(self, Kernel::SzxRangePartial | Kernel::SzxRangeFinal)
+        self.always_f64() || (self.has_f64() && !matches!(self, Kernel::SzxRangePartial | Kernel::SzxRangeFinal))
     }
 }
 
@@ -304,9 +343,10 @@ pub fn reflect(kernel: Kernel, variant: Variant) -> Result<&'static Reflection> 
         return Ok(r);
     }
     let src = source(kernel, variant)?;
+    let caps = naga_caps(Variant { f64: variant.f64 || kernel.always_f64(), ..variant });
     let module = naga::front::wgsl::parse_str(&src)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL parse error: {}", kernel.name(), e.emit_to_string(&src))))?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga_caps(variant))
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL validation error: {}", kernel.name(), e.emit_to_string(&src))))?;
     let r = Box::leak(Box::new(reflect_module(kernel, &module)?));

@@ -95,6 +95,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("szp_composed", include_str!("../../presets/szp_composed.toml")),
     ("szp_centered", include_str!("../../presets/szp_centered.toml")),
     ("szp", include_str!("../../presets/szp.toml")),
+    ("sperr_gpu", include_str!("../../presets/sperr_gpu.toml")),
 ];
 
 /// The TOML text of a built-in preset.

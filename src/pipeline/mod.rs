@@ -10,6 +10,7 @@ use crate::backend::cpu::CpuBackend;
 use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::format::fzm::{self, BufferEntry, StageInfo, EXTERNAL_ID, STAGE_FLAG_PRIMARY};
+use crate::kernels::range::device_range;
 use crate::recording::{BufSlice, Recorder};
 use crate::stages::bitpack::BitpackStage;
 use crate::stages::lorenzo::LorenzoStage;
@@ -356,6 +357,29 @@ impl Pipeline {
         Ok(())
     }
 
+    /// Let float and integer types flow along connections: a stage fed by another
+    /// stage's output adapts to that output's type when it can (a Quantizer after a
+    /// float64 transform takes float64, a coder after zigzag codes takes uint32). A
+    /// stage that cannot keeps its type and `finalize` reports the mismatch.
+    fn propagate_dtypes(&mut self) {
+        for _ in 0..self.nodes.len() {
+            let mut changed = false;
+            for i in 0..self.nodes.len() {
+                for k in 0..self.nodes[i].inputs.len() {
+                    let Some(Source::Port { node, port }) = self.nodes[i].inputs[k] else { continue };
+                    let Some(d) = self.nodes.get(node).and_then(|n| n.stage.outputs().get(port).map(|p| p.dtype)) else { continue };
+                    let cur = self.nodes[i].stage.inputs().get(k).map(|p| p.dtype).unwrap_or(DataType::Unknown);
+                    if d != cur && d != DataType::Unknown && cur != DataType::Unknown && self.nodes[i].stage.set_input_dtype(k, d).is_ok() {
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
     /// (quantizer, lorenzo, bitpack) node triples that form a fusable chain: the
     /// Quantizer's codes feed only the Lorenzo, whose residuals feed only the
     /// AdaptiveBitpack.
@@ -434,6 +458,7 @@ impl Pipeline {
             }
             node.stage.set_dims(field.dims);
         }
+        self.propagate_dtypes();
         self.finalize()?;
         let mut notes = Vec::new();
         let needs_f64 = self.nodes.iter().any(|n| n.stage.needs_f64());
@@ -458,6 +483,19 @@ impl Pipeline {
             }
             Input::Device(f) => f.port(),
         };
+        if self.nodes.iter().any(|n| n.stage.wants_field_range()) {
+            // NOA/REL bounds are relative to the raw field, whatever a stage's input is
+            let (slice, len) = external.device("field")?;
+            let sz = field.dtype.size() as u64;
+            let mut limit = be.info().max_binding_bytes.min((1u64 << 31) - 256);
+            if let Some(m) = opts.max_chunk_bytes {
+                limit = limit.min(m);
+            }
+            let range = device_range(&mut r, slice, len / sz, field.dtype == DataType::F64, (limit / sz / 64 * 64).max(64))?;
+            for node in &mut self.nodes {
+                node.stage.set_field_range(range);
+            }
+        }
         let mut values: Vec<Vec<PortData>> = (0..self.nodes.len()).map(|_| Vec::new()).collect();
         let chains = if opts.fusion == FusionPolicy::Off { Vec::new() } else { self.fusable_chains(&consumers) };
         if opts.fusion == FusionPolicy::Force && chains.is_empty() {
@@ -589,6 +627,16 @@ impl Pipeline {
         }
         let (kernel_seconds, submissions, t_device) = (r.kernel_seconds, r.submissions, r.submit_seconds);
         drop(r); // release this run's buffers to the pool
+        let th = Instant::now();
+        for &i in &self.order {
+            for p in 0..self.nodes[i].stage.outputs().len() {
+                if let Some(b) = outputs.remove(&(i, p)) {
+                    let coded = self.nodes[i].stage.host_encode(p, b)?;
+                    outputs.insert((i, p), coded);
+                }
+            }
+        }
+        let _t_coding = th.elapsed().as_secs_f64();
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
             let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
@@ -802,9 +850,36 @@ fn decompress_to<'b>(
             }
         }
     }
+    // only the stages whose inverse leads to the primary field run: a stage is needed
+    // when a needed stage consumes one of its rebuilt forward inputs (e.g. with
+    // primary_source = "correct", the transform's own inverse is skipped)
+    let mut needed = vec![false; n];
+    needed[primary] = true;
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if !needed[i] {
+                continue;
+            }
+            for id in &arch.stages[i].outputs {
+                if values.contains_key(id) {
+                    continue;
+                }
+                for c in consumers_of(*id) {
+                    if !needed[c] {
+                        needed[c] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     let mut field_data: Option<PortData> = None;
     for &i in order.iter().rev() {
-        if chains.iter().any(|c| c.1 == i || c.2 == i) {
+        if !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
             continue;
         }
         let info = &arch.stages[i];

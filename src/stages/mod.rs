@@ -3,10 +3,14 @@
 //! backend type. Stages are registered by their StageType id, which is never reused.
 
 pub mod bitpack;
+pub mod bits;
+pub mod correct;
 pub mod lorenzo;
 pub mod quantizer;
+pub mod speck;
 pub mod szp;
 pub mod szx;
+pub mod wavelet;
 
 use crate::error::{Error, Result};
 use crate::recording::{BufSlice, Recorder};
@@ -34,6 +38,14 @@ pub mod ids {
     pub const ANS: u16 = 20;
     pub const SZX: u16 = 36;
     pub const SZP: u16 = 37;
+    // Assigned by fzwgpu (REFERENCE.md lists no ids for these; 0x100 and up stay clear
+    // of the original's range).
+    pub const CDF97: u16 = 0x100;
+    pub const CDF97_OUTLIER_CORRECT: u16 = 0x101;
+    pub const SPECK2D: u16 = 0x102;
+    pub const SPECK3D: u16 = 0x103;
+    pub const CDF53: u16 = 0x104;
+    pub const CDF53_OUTLIER_CORRECT: u16 = 0x105;
 }
 
 /// Maximum serialized config size of a stage.
@@ -218,6 +230,19 @@ pub trait Stage: Send {
     fn field_dims(&self) -> Option<Dims> {
         None
     }
+    /// Whether this stage's NOA/REL bound needs the raw field's finite range (the
+    /// pipeline then computes it once and hands it over with `set_field_range`).
+    fn wants_field_range(&self) -> bool {
+        false
+    }
+    /// The raw field's finite (min, max), None when no value is finite. NOA/REL bounds
+    /// are relative to the field the user gave, whatever this stage's input is.
+    fn set_field_range(&mut self, _range: Option<(f64, f64)>) {}
+    /// Host-side coding of an archived output after the one readback (SPECK, the
+    /// correction list); identity by default.
+    fn host_encode(&mut self, _port: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
+        Ok(bytes)
+    }
     /// Whether the forward kernels need SHADER_F64 on this config.
     fn needs_f64(&self) -> bool {
         false
@@ -235,12 +260,30 @@ pub fn from_config(type_id: u16, version: u16, config: &[u8]) -> Result<Box<dyn 
         ids::LORENZO => Box::new(lorenzo::LorenzoStage::from_config(version, config)?),
         ids::BITPACK => Box::new(bitpack::BitpackStage::from_config(version, config)?),
         ids::SZP => Box::new(szp::SzpStage::from_config(version, config)?),
+        ids::CDF97 => Box::new(wavelet::WaveletStage::from_config(wavelet::Wavelet::Cdf97, version, config)?),
+        ids::CDF53 => Box::new(wavelet::WaveletStage::from_config(wavelet::Wavelet::Cdf53, version, config)?),
+        ids::CDF97_OUTLIER_CORRECT => Box::new(correct::Cdf97OutlierCorrectStage::from_config(version, config)?),
+        ids::CDF53_OUTLIER_CORRECT => Box::new(correct::Cdf53OutlierCorrectStage::from_config(version, config)?),
+        ids::SPECK2D => Box::new(speck::SpeckStage::from_config(false, version, config)?),
+        ids::SPECK3D => Box::new(speck::SpeckStage::from_config(true, version, config)?),
         other => return Err(Error::UnknownStage(format!("id {other} ({})", type_name_of(other)))),
     })
 }
 
 /// The TOML `type` names this build knows.
-pub const TOML_TYPES: &[&str] = &["SZx", "SZp", "Quantizer", "Lorenzo", "AdaptiveBitpack"];
+pub const TOML_TYPES: &[&str] = &[
+    "SZx",
+    "SZp",
+    "Quantizer",
+    "Lorenzo",
+    "AdaptiveBitpack",
+    "CDF97",
+    "CDF53",
+    "Cdf97OutlierCorrect",
+    "Cdf53OutlierCorrect",
+    "SPECK2D",
+    "SPECK3D",
+];
 
 /// Build a stage from a TOML `[[stage]]` table (its `type` already read).
 pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Result<Box<dyn Stage>> {
@@ -250,6 +293,12 @@ pub fn from_toml(type_name: &str, t: &mut crate::pipeline::config::Keys) -> Resu
         "Lorenzo" => Box::new(lorenzo::LorenzoStage::from_toml(t)?),
         "AdaptiveBitpack" => Box::new(bitpack::BitpackStage::from_toml(t)?),
         "SZp" => Box::new(szp::SzpStage::from_toml(t)?),
+        "CDF97" => Box::new(wavelet::WaveletStage::from_toml(wavelet::Wavelet::Cdf97, t)?),
+        "CDF53" => Box::new(wavelet::WaveletStage::from_toml(wavelet::Wavelet::Cdf53, t)?),
+        "Cdf97OutlierCorrect" => Box::new(correct::Cdf97OutlierCorrectStage::from_toml(t)?),
+        "Cdf53OutlierCorrect" => Box::new(correct::Cdf53OutlierCorrectStage::from_toml(t)?),
+        "SPECK2D" => Box::new(speck::SpeckStage::from_toml(false, t)?),
+        "SPECK3D" => Box::new(speck::SpeckStage::from_toml(true, t)?),
         other => return Err(Error::UnknownStage(format!("'{other}' (known: {})", TOML_TYPES.join(", ")))),
     })
 }
@@ -262,6 +311,12 @@ pub fn type_name_of(id: u16) -> &'static str {
         ids::QUANTIZER => "Quantizer",
         ids::LORENZO => "Lorenzo",
         ids::BITPACK => "AdaptiveBitpack",
+        ids::CDF97 => "CDF97",
+        ids::CDF53 => "CDF53",
+        ids::CDF97_OUTLIER_CORRECT => "Cdf97OutlierCorrect",
+        ids::CDF53_OUTLIER_CORRECT => "Cdf53OutlierCorrect",
+        ids::SPECK2D => "SPECK2D",
+        ids::SPECK3D => "SPECK3D",
         _ => "?",
     }
 }

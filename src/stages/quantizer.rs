@@ -54,6 +54,8 @@ pub struct QuantizerStage {
     /// Set by the fused chain: record only the outlier list (codes are computed by the
     /// fused kernels).
     pub(crate) skip_codes: bool,
+    /// The raw field's range from the pipeline (NOA/REL are relative to it).
+    field_range: Option<Option<(f64, f64)>>,
 }
 
 impl QuantizerStage {
@@ -65,7 +67,7 @@ impl QuantizerStage {
             return Err(Error::config(format!("Quantizer code_type must be int32 or uint32, got {}", cfg.code_type)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None, skip_codes: false })
+        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None, skip_codes: false, field_range: None })
     }
 
     pub fn config(&self) -> &QuantizerConfig {
@@ -269,6 +271,7 @@ impl QuantizerStage {
             resolved: Some(res),
             outliers: Some(u64_at(80)),
             skip_codes: false,
+            field_range: None,
         })
     }
 }
@@ -310,6 +313,12 @@ impl Stage for QuantizerStage {
     fn graph_compatible(&self) -> bool {
         self.cfg.bound.mode == ErrorMode::Abs
     }
+    fn wants_field_range(&self) -> bool {
+        self.cfg.bound.mode != ErrorMode::Abs
+    }
+    fn set_field_range(&mut self, range: Option<(f64, f64)>) {
+        self.field_range = Some(range);
+    }
     fn needs_f64(&self) -> bool {
         self.f64v()
     }
@@ -323,8 +332,11 @@ impl Stage for QuantizerStage {
         if n == 0 || len % self.sz() != 0 {
             return Err(Error::Input(format!("Quantizer: {len} bytes are not whole {} values", self.cfg.input_type)));
         }
-        let range =
-            if self.cfg.bound.mode == ErrorMode::Abs { None } else { device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)? };
+        let range = match (self.cfg.bound.mode, self.field_range) {
+            (ErrorMode::Abs, _) => None,
+            (_, Some(rg)) => rg,
+            (_, None) => device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)?,
+        };
         self.resolved = Some(self.resolve(n, range));
         Ok(())
     }

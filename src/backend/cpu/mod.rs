@@ -9,6 +9,7 @@ pub mod quant;
 pub mod scan;
 pub mod szp;
 pub mod szx;
+pub mod wavelet;
 
 use super::{validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
@@ -72,6 +73,17 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainPack, true) => chain::chain_pack::<f64>,
         (Kernel::ChainUnpack, false) => chain::chain_unpack::<f32>,
         (Kernel::ChainUnpack, true) => chain::chain_unpack::<f64>,
+        (Kernel::WaveletLift, _) => wavelet::wavelet_lift,
+        (Kernel::WaveletLoad, false) => wavelet::wavelet_load::<f32>,
+        (Kernel::WaveletLoad, true) => wavelet::wavelet_load::<f64>,
+        (Kernel::WaveletStore, false) => wavelet::wavelet_store::<f32>,
+        (Kernel::WaveletStore, true) => wavelet::wavelet_store::<f64>,
+        (Kernel::CorrectFlag, false) => wavelet::correct_flag::<f32>,
+        (Kernel::CorrectFlag, true) => wavelet::correct_flag::<f64>,
+        (Kernel::CorrectScatter, false) => wavelet::correct_scatter::<f32>,
+        (Kernel::CorrectScatter, true) => wavelet::correct_scatter::<f64>,
+        (Kernel::CorrectApply, false) => wavelet::correct_apply::<f32>,
+        (Kernel::CorrectApply, true) => wavelet::correct_apply::<f64>,
     }
 }
 

@@ -237,7 +237,7 @@ impl WgpuBackend {
         if let Some(p) = pipes.get(&(kernel, variant)) {
             return Ok(p.clone());
         }
-        if variant.f64 && kernel.f64_arith() && !self.info.shader_f64 {
+        if ((variant.f64 && kernel.f64_arith()) || kernel.always_f64()) && !self.info.shader_f64 {
             return Err(Error::Unsupported(format!("{} needs SHADER_F64, which {} lacks", kernel.name(), self.info.adapter)));
         }
         let refl = kernels::reflect(kernel, variant)?;
