@@ -82,7 +82,7 @@ fn twin_check(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], gro
     let c = cpu();
     let b = run(c.as_ref(), 0x5A, k, f64v, params, binds, groups);
     let mut gpus = vec![gpu()];
-    if !(f64v && k.f64_arith()) {
+    if !k.always_f64() && !(f64v && k.f64_arith()) {
         gpus.push(gpu_plain()); // shared-memory variants
     }
     for g in gpus {
@@ -870,6 +870,193 @@ fn chain_unpack_matches_twin() {
                 ],
                 ntiles as u64,
             );
+        }
+    }
+}
+
+/// Field values that exercise the wavelet kernels' special cases: smooth values,
+/// noise, huge and tiny magnitudes, zeros of both signs, NaN, ±Inf, subnormals.
+fn wavelet_field(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| match rng.next() % 40 {
+            0 => f64::NAN,
+            1 => f64::INFINITY,
+            2 => f64::NEG_INFINITY,
+            3 => 1e-310,
+            4 => -0.0,
+            5 => 3.0e38 * if i % 2 == 0 { 1.0 } else { -1.0 },
+            6 => 1e-39,
+            7 => (rng.unit() - 0.5) * 1e30,
+            _ => (i as f64 * 0.01).sin() * 100.0 + rng.unit(),
+        })
+        .collect()
+}
+
+fn field_bytes(v: &[f64], f64v: bool) -> Vec<u8> {
+    if f64v {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    } else {
+        v.iter().flat_map(|x| (*x as f32).to_le_bytes()).collect()
+    }
+}
+
+fn correct_params(n: usize, eb: f64, f64v: bool, count: usize, cap: usize) -> Vec<u8> {
+    use fzwgpu::kernels::params::{CorrectParams32, CorrectParams64};
+    let eb = if f64v { eb } else { eb as f32 as f64 };
+    let step64 = eb + eb;
+    let (n, count, cap) = (n as u32, count as u32, cap as u32);
+    let nan64 = f64::from_bits(fzwgpu::backend::cpu::wavelet::NAN64);
+    if f64v {
+        bytemuck::bytes_of(&CorrectParams64 {
+            n,
+            count,
+            cap,
+            eb,
+            one: 1.0,
+            step64,
+            inv64: 1.0 / step64,
+            one64: 1.0,
+            kmax: (1u64 << 30) as f64,
+            nan64,
+            ..Default::default()
+        })
+        .to_vec()
+    } else {
+        bytemuck::bytes_of(&CorrectParams32 {
+            n,
+            count,
+            cap,
+            eb: eb as f32,
+            one: 1.0,
+            step64,
+            inv64: 1.0 / step64,
+            one64: 1.0,
+            kmax: (1u64 << 30) as f64,
+            nan64,
+            ..Default::default()
+        })
+        .to_vec()
+    }
+}
+
+#[test]
+fn wavelet_lift_matches_twin_and_inverts() {
+    use fzwgpu::stages::wavelet::{passes, Wavelet};
+    use fzwgpu::Dims;
+    let mut rng = Rng(seed());
+    for &(nx, ny, nz) in &[(64u64, 1u64, 1u64), (333, 1, 1), (37, 29, 1), (9, 10, 11), (300, 17, 9), (8, 8, 8), (1000, 3, 1)] {
+        let dims = Dims::new(nx, ny, nz).unwrap();
+        let n = dims.len() as usize;
+        let orig: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin() * 50.0 + rng.unit() * 3.0 - 1.0).collect();
+        for w in [Wavelet::Cdf97, Wavelet::Cdf53] {
+            let mut cur: Vec<u8> = orig.iter().flat_map(|x| x.to_le_bytes()).collect();
+            for inverse in [false, true] {
+                for (p, lines) in passes(w, dims, inverse).unwrap() {
+                    let out = twin_check(
+                        &format!("{dims} {w:?} inverse {inverse} len {}", p.len),
+                        Kernel::WaveletLift,
+                        true,
+                        bytemuck::bytes_of(&p),
+                        &[B::Init(cur.clone()), B::Scratch(n * 8)],
+                        lines,
+                    );
+                    cur = out[0].clone();
+                }
+            }
+            let back = f64_from(&cur);
+            let err = orig.iter().zip(&back).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            assert!(err < 1e-9, "{dims} {w:?}: forward + inverse differs by {err}");
+        }
+    }
+}
+
+#[test]
+fn wavelet_io_and_correct_kernels_match_twins() {
+    let mut rng = Rng(seed());
+    for n in [1usize, 255, 257, 4099, 70_001] {
+        let field = wavelet_field(&mut rng, n);
+        for f64v in [false, true] {
+            let sz = if f64v { 8 } else { 4 };
+            let raw = field_bytes(&field, f64v);
+            let p0 = correct_params(n, 0.0, f64v, 0, 0);
+            let groups = n.div_ceil(256) as u64;
+            let work = twin_check("wavelet_load", Kernel::WaveletLoad, f64v, &p0, &[B::In(raw.clone()), B::Same(0), B::Out(n * 8)], groups);
+            // the trial: loaded values, perturbed (mostly within a bound of 0.5, some not)
+            let trial: Vec<f64> = f64_from(&work[0])
+                .iter()
+                .map(|w| match rng.next() % 10 {
+                    0 => w + 3.7,
+                    1 => w - 0.9,
+                    2 => w * 1e300,
+                    _ => w + (rng.unit() - 0.5) * 0.9,
+                })
+                .collect();
+            let tb: Vec<u8> = trial.iter().flat_map(|x| x.to_le_bytes()).collect();
+            twin_check("wavelet_store", Kernel::WaveletStore, f64v, &p0, &[B::In(tb.clone()), B::Out(n * sz)], groups);
+            let eb = 0.5;
+            let p = correct_params(n, eb, f64v, 0, n);
+            let flags = twin_check(
+                "correct_flag",
+                Kernel::CorrectFlag,
+                f64v,
+                &p,
+                &[B::In(raw.clone()), B::Same(0), B::In(tb.clone()), B::Out(n * 4)],
+                groups,
+            );
+            let fl = u32s(&flags[0]);
+            let mut pos = vec![0u32; n];
+            let mut acc = 0;
+            for i in 0..n {
+                pos[i] = acc;
+                acc += fl[i];
+            }
+            let count = acc as usize;
+            let ent = twin_check(
+                "correct_scatter",
+                Kernel::CorrectScatter,
+                f64v,
+                &p,
+                &[
+                    B::In(raw.clone()),
+                    B::Same(0),
+                    B::In(tb.clone()),
+                    B::In(flags[0].clone()),
+                    B::In(bytes32(&pos)),
+                    B::Init(vec![0; n * 16]),
+                    B::Out(4),
+                ],
+                groups,
+            );
+            assert_eq!(u32s(&ent[1])[0] as usize, count);
+            let entries = ent[0][..count * 16].to_vec();
+            // apply over the stored trial: every value ends within the bound, NaN/Inf exact
+            let stored = run(cpu().as_ref(), 0, Kernel::WaveletStore, f64v, &p0, &[B::In(tb.clone()), B::Out(n * sz)], groups).remove(0);
+            let pa = correct_params(n, eb, f64v, count, count);
+            let out = twin_check(
+                "correct_apply",
+                Kernel::CorrectApply,
+                f64v,
+                &pa,
+                &[B::In(entries.clone()), B::Same(0), B::In(tb.clone()), B::Init(stored)],
+                (count.div_ceil(256) as u64).max(1),
+            );
+            let (orig, recon): (Vec<f64>, Vec<f64>) = if f64v {
+                (f64_from(&raw), f64_from(&out[0]))
+            } else {
+                (f32_from(&raw).iter().map(|&x| x as f64).collect(), f32_from(&out[0]).iter().map(|&x| x as f64).collect())
+            };
+            for i in 0..n {
+                if orig[i].is_finite() {
+                    assert!(exact_within(orig[i], recon[i], eb), "n {n} f64 {f64v}: value {i} {} -> {}", orig[i], recon[i]);
+                } else {
+                    let (a, b) = if f64v {
+                        (orig[i].to_bits(), recon[i].to_bits())
+                    } else {
+                        ((orig[i] as f32).to_bits() as u64, (recon[i] as f32).to_bits() as u64)
+                    };
+                    assert_eq!(a, b, "non-finite value {i} not restored exactly");
+                }
+            }
         }
     }
 }

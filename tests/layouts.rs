@@ -2,8 +2,8 @@
 //! matches its WGSL twin field by field (names and offsets) and in size.
 
 use fzwgpu::kernels::params::{
-    BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams, QuantParams32, QuantParams64,
-    RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64,
+    BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, CorrectParams32, CorrectParams64, LorenzoParams,
+    QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64, WaveletParams,
 };
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
@@ -61,8 +61,13 @@ fn params_layouts_match_wgsl() {
     }
     check(Kernel::ChainUnpack, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainUnpack, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
+    check(Kernel::WaveletLift, false, WaveletParams::FIELDS, std::mem::size_of::<WaveletParams>());
+    for k in [Kernel::WaveletLoad, Kernel::WaveletStore, Kernel::CorrectFlag, Kernel::CorrectScatter, Kernel::CorrectApply] {
+        check(k, false, CorrectParams32::FIELDS, std::mem::size_of::<CorrectParams32>());
+        check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
+    }
     // every kernel's params are covered above
-    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2 + 1;
+    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2 + 1 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

@@ -350,8 +350,9 @@ impl SpeckStage {
         if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[2..8] != [0; 6] {
             return Err(Error::corrupt(format!("SPECK config: version {version}, {} bytes", c.len())));
         }
-        let code_type =
-            DataType::from_code(c[1]).filter(|d| matches!(d, DataType::I32 | DataType::U32)).ok_or_else(|| Error::corrupt("SPECK code type"))?;
+        let code_type = DataType::from_code(c[1])
+            .filter(|d| matches!(d, DataType::I32 | DataType::U32))
+            .ok_or_else(|| Error::corrupt("SPECK code type"))?;
         let u64_at = |o: usize| u64::from_le_bytes(c[o..o + 8].try_into().unwrap_or([0; 8]));
         let dims = Dims::new(u64_at(16), u64_at(24), u64_at(32)).map_err(|_| Error::corrupt("SPECK dims"))?;
         let n = u64_at(8);
@@ -422,7 +423,8 @@ impl Stage for SpeckStage {
             (Some(d), Some(n)) => (d, n),
             _ => return Err(Error::corrupt("SPECK: no stored configuration")),
         };
-        let (_, _, host) = inputs.first().ok_or_else(|| Error::Pipeline("SPECK inverse: no input".into()))?.host_bytes(r, "SPECK stream")?;
+        let (_, _, host) =
+            inputs.first().ok_or_else(|| Error::Pipeline("SPECK inverse: no input".into()))?.host_bytes(r, "SPECK stream")?;
         let codes = decode(&host, dims, self.zigzag())?;
         let buf = r.alloc(n * 4)?;
         r.backend.write_buffer(buf, 0, bytemuck::cast_slice(&codes))?;
@@ -477,7 +479,13 @@ mod tests {
     #[test]
     fn round_trips_exactly() {
         let mut s = 0x9e3779b97f4a7c15u64;
-        for dims in [Dims { x: 1, y: 1, z: 1 }, Dims { x: 7, y: 1, z: 1 }, Dims { x: 33, y: 17, z: 1 }, Dims { x: 9, y: 10, z: 11 }, Dims { x: 64, y: 64, z: 1 }] {
+        for dims in [
+            Dims { x: 1, y: 1, z: 1 },
+            Dims { x: 7, y: 1, z: 1 },
+            Dims { x: 33, y: 17, z: 1 },
+            Dims { x: 9, y: 10, z: 11 },
+            Dims { x: 64, y: 64, z: 1 },
+        ] {
             for zigzag in [false, true] {
                 let n = dims.len() as usize;
                 for scale in [0u64, 1, 3, 1000, u32::MAX as u64] {

@@ -112,9 +112,9 @@ pub fn levels(dims: Dims) -> [u32; 3] {
     }
 }
 
-/// Record the multi-level transform of `work` (float64, dims.len() values) in place;
-/// `scratch` holds at least as many float64 values.
-pub fn record_transform(r: &mut Recorder, w: Wavelet, dims: Dims, work: BufSlice, scratch: BufSlice, inverse: bool) -> Result<()> {
+/// The `wavelet_lift` dispatches of a multi-level transform of a field of `dims`, in
+/// order: (params, workgroups = lines).
+pub fn passes(w: Wavelet, dims: Dims, inverse: bool) -> Result<Vec<(WaveletParams, u64)>> {
     let lv = levels(dims);
     let steps = *lv.iter().max().unwrap_or(&0);
     let n = [dims.x, dims.y, dims.z];
@@ -129,20 +129,21 @@ pub fn record_transform(r: &mut Recorder, w: Wavelet, dims: Dims, work: BufSlice
         e
     };
     let u = |v: u64| u32::try_from(v).map_err(|_| Error::TooLarge { what: "wavelet dim".into(), actual: v, limit: u32::MAX as u64 });
-    let mut passes = Vec::new();
+    let mut axes = Vec::new();
     for s in 0..steps {
         let e = extents(s);
         for a in 0..3 {
             if s < lv[a] {
-                passes.push((a, e));
+                axes.push((a, e));
             }
         }
     }
     if inverse {
-        passes.reverse();
+        axes.reverse();
     }
     let (nx, nxy) = (dims.x, dims.x * dims.y);
-    for (a, e) in passes {
+    let mut out = Vec::with_capacity(axes.len());
+    for (a, e) in axes {
         let mut p = w.params(inverse);
         let (len, stride, a_len, a_stride, b_stride, nlines) = match a {
             0 => (e[0], 1, e[1], nx, nxy, e[1] * e[2]),
@@ -155,6 +156,15 @@ pub fn record_transform(r: &mut Recorder, w: Wavelet, dims: Dims, work: BufSlice
         p.a_stride = u(a_stride)?;
         p.b_stride = u(b_stride)?;
         p.nlines = u(nlines)?;
+        out.push((p, nlines));
+    }
+    Ok(out)
+}
+
+/// Record the multi-level transform of `work` (float64, dims.len() values) in place;
+/// `scratch` holds at least as many float64 values.
+pub fn record_transform(r: &mut Recorder, w: Wavelet, dims: Dims, work: BufSlice, scratch: BufSlice, inverse: bool) -> Result<()> {
+    for (p, nlines) in passes(w, dims, inverse)? {
         r.dispatch(Kernel::WaveletLift, true, &p, &[work, scratch], nlines)?;
     }
     Ok(())
@@ -305,7 +315,8 @@ impl Stage for WaveletStage {
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
         let n = self.n.ok_or_else(|| Error::corrupt(format!("{}: no stored configuration", self.type_name())))?;
-        let (coeffs, len) = inputs.first().ok_or_else(|| Error::Pipeline(format!("{} inverse: no input", self.type_name())))?.device("coeffs")?;
+        let (coeffs, len) =
+            inputs.first().ok_or_else(|| Error::Pipeline(format!("{} inverse: no input", self.type_name())))?.device("coeffs")?;
         if len != n * 8 {
             return Err(Error::corrupt(format!("{}: {len} coefficient bytes for {n} values", self.type_name())));
         }
