@@ -249,6 +249,24 @@ fn stage_sizes_are_exact() {
     assert_eq!((back.as_slice(), exact), (&entries[..], 1));
     // all-zero codes: the SPECK stream is its 16-byte header
     assert_eq!(speck::encode(&[0; 660], dims, true).unwrap().len(), 16);
+    // codes [1, 0, 0, 0] (no wavelet level below 8 values): set 1, half 1, pixel 1 +
+    // sign 0, pixel 0, half 0 -> bits 1,1,1,0,0,0
+    let d4 = Dims::new(4, 1, 1).unwrap();
+    let b = speck::encode(&[1, 0, 0, 0], d4, false).unwrap();
+    assert_eq!(b.len(), 17);
+    assert_eq!(b[16], 0b0000_0111);
+    assert_eq!(speck::decode(&b, d4, false).unwrap(), vec![1, 0, 0, 0]);
+    // CDF 9/7 of a constant line of 8: low band sqrt(2), high band 0
+    let (p, _) = fzwgpu::stages::wavelet::passes(fzwgpu::stages::wavelet::Wavelet::Cdf97, Dims::new(8, 1, 1).unwrap(), false).unwrap()[0];
+    let mut line = [1.0f64; 8];
+    fzwgpu::backend::cpu::wavelet::lift_forward(&mut line, &p);
+    for (i, v) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            assert!((v * p.scale_lo - std::f64::consts::SQRT_2).abs() < 1e-6, "low {i}: {}", v * p.scale_lo);
+        } else {
+            assert!((v * p.scale_hi).abs() < 1e-6, "high {i}: {}", v * p.scale_hi);
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Arbitrary bytes as float32/float64 values, compressed and decompressed on the cpu
 //! backend with a bound, block size and pipeline (SZx, or the szp_composed,
-//! szp_centered and szp presets, 1-D or 2-D) taken from the input: the bound must hold
-//! and non-finite values must come back bit-exact.
+//! szp_centered, szp and sperr_gpu presets, 1-D or 2-D) taken from the input: the
+//! bound must hold and non-finite values must come back bit-exact.
 #![no_main]
 use fzwgpu::backend::cpu::CpuBackend;
 use fzwgpu::stages::szx::{SzxConfig, SzxStage};
@@ -32,6 +32,11 @@ fuzz_target!(|data: &[u8]| {
     let be = CpuBackend::new();
     let bound = ErrorBound::new(mode, eb).unwrap();
     let mut p = match head[0] >> 3 & 3 {
+        _ if head[0] & 0x40 != 0 => {
+            let mut p = Pipeline::from_preset("sperr_gpu").unwrap();
+            p.override_bound(bound).unwrap();
+            p
+        }
         0 => {
             let mut p = Pipeline::new();
             let st = SzxStage::new(SzxConfig { dtype, block_size: bs, bound }).unwrap();
@@ -51,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => panic!("compress of valid input failed: {e:?}"),
     };
     let d = fzwgpu::decompress(&be, &c.bytes, &Default::default()).expect("decode of own archive failed");
-    let eb_abs = c.report.bounds[0].1;
+    let eb_abs = c.report.field_bound();
     let a = field.to_f64();
     let b = d.field.to_f64();
     for i in 0..n {

@@ -307,7 +307,7 @@ fn evaluate(be: &dyn Backend, pipe: &mut Pipeline, field: &Field, repeat: usize)
     notes.dedup();
     Ok(EvalResult {
         compressed: c.bytes.len() as u64,
-        bound: c.report.bounds.first().map(|b| b.1).unwrap_or(0.0),
+        bound: c.report.field_bound(),
         q,
         c_kernel: median(&mut ck),
         c_wall: median(&mut cw).unwrap_or(0.0),
@@ -421,7 +421,7 @@ fn run(cli: Cli) -> Result<()> {
                 f.bytes.len(),
                 c.bytes.len(),
                 metrics::ratio(f.bytes.len() as u64, c.bytes.len() as u64),
-                c.report.bounds.first().map(|b| b.1).unwrap_or(0.0),
+                c.report.field_bound(),
                 c.report.backend,
                 c.report.adapter
             );
@@ -864,7 +864,7 @@ fn bench(
         }
         let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
         let q = metrics::quality(&field, &d.field);
-        let bound_abs = c.report.bounds.first().map(|b| b.1).unwrap_or(0.0);
+        let bound_abs = c.report.field_bound();
         let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
         let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
         println!(

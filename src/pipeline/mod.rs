@@ -75,6 +75,8 @@ pub struct RunReport {
     pub notes: Vec<(String, String)>,
     /// (stage name, resolved absolute bound) of lossy stages
     pub bounds: Vec<(String, f64)>,
+    /// The stage whose inverse returns the field (the primary source).
+    pub primary: String,
     /// Where the wall time went, in seconds: "upload" (host to device), "device"
     /// (submissions, including the waits and the small readbacks that come with
     /// them), "download" (device to host), "host" (archive parsing or assembly).
@@ -156,6 +158,14 @@ fn f64_fallback<'a>(
         holder.insert(CpuBackend::new())
     } else {
         backend
+    }
+}
+
+impl RunReport {
+    /// The bound the returned field is guaranteed to: the primary stage's, else the
+    /// first lossy stage's (0 when there is none).
+    pub fn field_bound(&self) -> f64 {
+        self.bounds.iter().find(|b| b.0 == self.primary).or(self.bounds.first()).map_or(0.0, |b| b.1)
     }
 }
 
@@ -627,7 +637,6 @@ impl Pipeline {
         }
         let (kernel_seconds, submissions, t_device) = (r.kernel_seconds, r.submissions, r.submit_seconds);
         drop(r); // release this run's buffers to the pool
-        let th = Instant::now();
         for &i in &self.order {
             for p in 0..self.nodes[i].stage.outputs().len() {
                 if let Some(b) = outputs.remove(&(i, p)) {
@@ -636,7 +645,6 @@ impl Pipeline {
                 }
             }
         }
-        let _t_coding = th.elapsed().as_secs_f64();
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
             let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
@@ -659,6 +667,7 @@ impl Pipeline {
             notes,
             kernel_seconds,
             submissions,
+            primary: self.primary.map(|p| self.nodes[p].name.clone()).unwrap_or_default(),
             ..Default::default()
         };
         for &i in &self.order {
@@ -946,6 +955,7 @@ fn decompress_to<'b>(
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
+        primary: arch.stages[primary].name.clone(),
         backend: be.info().kind.name().into(),
         adapter: be.info().adapter.clone(),
         notes,
