@@ -25,6 +25,8 @@ fn cases() -> Vec<(&'static str, &'static str, Field, ErrorBound)> {
         ("szp_composed_f32_2d", "szp_composed", Field::from_f32(d2, &special).unwrap(), noa(1e-3)),
         ("szp_centered_f64_3d", "szp_centered", Field::from_f64(d3, &cube).unwrap(), noa(1e-4)),
         ("szp_f32_2d", "szp", Field::from_f32(d2, &smooth2d).unwrap(), noa(1e-2)),
+        ("sperr_gpu_f32_2d", "sperr_gpu", Field::from_f32(d2, &special).unwrap(), noa(1e-3)),
+        ("sperr_gpu_f64_3d", "sperr_gpu", Field::from_f64(d3, &cube).unwrap(), noa(1e-4)),
     ]
 }
 
