@@ -152,8 +152,19 @@ fn fused_inverse_equals_staged_inverse() {
             }
         }
     }
+    // auto stages 2-D/3-D inverses of few tiles (speed), and uncentered 2-D/3-D forward
+    // chains; force still fuses them; the bytes are the same either way
+    let f = Field::from_f32(Dims::new(300, 200, 1).unwrap(), &(0..60_000).map(|i| (i as f32 * 0.01).sin()).collect::<Vec<_>>()).unwrap();
+    let auto = run("szp_composed", &f, FusionPolicy::Auto, cpu().as_ref()).unwrap();
+    assert!(auto.report.notes.iter().any(|(_, n)| n.starts_with("staged=") && n.contains("uncentered")), "{:?}", auto.report.notes);
+    let centered = run("szp_centered", &f, FusionPolicy::Auto, cpu().as_ref()).unwrap();
+    assert!(centered.report.notes.iter().any(|(_, n)| n.starts_with("fused=")), "{:?}", centered.report.notes);
+    let forced = run("szp_composed", &f, FusionPolicy::Force, cpu().as_ref()).unwrap();
+    assert!(forced.bytes == auto.bytes);
+    let d = fzwgpu::decompress(cpu().as_ref(), &auto.bytes, &RunOptions::default()).unwrap();
+    assert!(d.report.notes.iter().any(|(_, n)| n.starts_with("staged=") && n.contains("tiles")), "{:?}", d.report.notes);
     // a field past the chunk limit: auto stages the inverse and says why; force refuses
-    let f = Field::from_f32(Dims::new(300, 200, 1).unwrap(), &(0..60_000).map(|i| i as f32 * 0.01).collect::<Vec<_>>()).unwrap();
+    let f = Field::from_f32(Dims::new(60_000, 1, 1).unwrap(), &(0..60_000).map(|i| i as f32 * 0.01).collect::<Vec<_>>()).unwrap();
     let c = run("szp_composed", &f, FusionPolicy::Off, cpu().as_ref()).unwrap();
     let small = RunOptions { max_chunk_bytes: Some(200_000), ..Default::default() };
     let d = fzwgpu::decompress(cpu().as_ref(), &c.bytes, &small).unwrap();

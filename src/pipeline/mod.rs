@@ -536,7 +536,14 @@ impl Pipeline {
                     bn.stage.as_any_mut().downcast_mut::<BitpackStage>(),
                 );
                 let (Some(q), Some(l), Some(b)) = (q, l, b) else { return Err(Error::Pipeline("fusion: stage types".into())) };
-                match stages::chain::ineligible(q, l, b, &r, n, &opts) {
+                let why = stages::chain::ineligible(q, l, b, &r, n, &opts).or_else(|| {
+                    if opts.fusion == FusionPolicy::Auto {
+                        stages::chain::forward_prefers_staged(l)
+                    } else {
+                        None
+                    }
+                });
+                match why {
                     None => {
                         let [qo, lo, bo] = stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
                         let names = format!("{}+{}+{}", qn.name, ln.name, bn.name);
@@ -847,7 +854,14 @@ fn decompress_to<'b>(
             );
             let (Some(q), Some(l), Some(b)) = (q, l, b) else { continue };
             let names = format!("{}+{}+{}", arch.stages[qi].name, arch.stages[li].name, arch.stages[bi].name);
-            match stages::chain::inverse_ineligible(q, l, b, &r, opts) {
+            let why = stages::chain::inverse_ineligible(q, l, b, &r, opts).or_else(|| {
+                if opts.fusion == FusionPolicy::Auto {
+                    stages::chain::inverse_prefers_staged(l)
+                } else {
+                    None
+                }
+            });
+            match why {
                 None => {
                     notes.push(("pipeline".into(), format!("fused={names}")));
                     chains.push((qi, li, bi));

@@ -147,6 +147,33 @@ fn tile_too_large(l: &LorenzoStage, dims: crate::types::Dims) -> Option<String> 
         .then(|| format!("Lorenzo tiles of {tile} values exceed the fused inverse's {FUSED_TILE_MAX}"))
 }
 
+/// Fewest Lorenzo tiles for which `auto` runs the inverse of a 2-D/3-D chain fused: the
+/// fused inverse walks one tile per workgroup, so a field of few large tiles (3-D tiles
+/// of 128^3) leaves most of the GPU idle; the staged inverse parallelizes over lines.
+/// Measured on an NVIDIA H100 (docs/results/h100-3d.log): 255 MiB of tiled CESM TS
+/// (288x192x1210, 60 tiles) decodes at 25 GB/s fused and 61-91 GB/s staged, a
+/// 1024x1024x256 cube (128 tiles) at 82 fused and 67-103 staged; a 1 GiB 2-D field
+/// (16384 tiles of 128^2) at 172 GB/s fused and 72-116 staged (H200).
+pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
+
+/// Why `auto` stages a fusable forward chain for speed (None: fuse). Measured (H200,
+/// H100): without centering the staged kernels are as fast in 1-D and faster in 2-D
+/// (12%) and 3-D (35-50%); with centering the fused ones win (1.3-1.9x).
+pub fn forward_prefers_staged(l: &LorenzoStage) -> Option<String> {
+    let dims = l.dims?;
+    (!l.centering && dims.rank() > 1).then(|| "staged is faster for uncentered 2-D/3-D chains".to_string())
+}
+
+/// Why `auto` stages a fusable inverse for speed (None: fuse).
+pub fn inverse_prefers_staged(l: &LorenzoStage) -> Option<String> {
+    let dims = l.dims?;
+    if dims.rank() < 2 {
+        return None;
+    }
+    let tiles = l.params(dims).ok().map(|p| LorenzoStage::tiles(&p))?;
+    (tiles < FUSED_INVERSE_MIN_TILES).then(|| format!("{tiles} Lorenzo tiles: the staged inverse has more parallelism"))
+}
+
 /// Why the inverse of a chain cannot be fused (the field and its integer sums must fit
 /// one binding, and AdaptiveBitpack must have written one chunk), or None.
 pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Recorder, opts: &RunOptions) -> Option<String> {
