@@ -647,7 +647,14 @@ fn szp_kernels_match_twins() {
 fn chain_kernels_match_twins() {
     use fzwgpu::kernels::params::{ChainParams32, ChainParams64};
     let mut rng = Rng(seed());
-    for &(nx, ny, nz, tile, bs) in &[(5000u32, 1u32, 1u32, 128u32, 128u32), (61, 37, 1, 16, 32), (19, 13, 11, 4, 64)] {
+    for &(nx, ny, nz, tile, bs) in &[
+        (5000u32, 1u32, 1u32, 128u32, 128u32),
+        (61, 37, 1, 16, 32),
+        (19, 13, 11, 4, 64),
+        (40, 30, 7, 8, 512),
+        (300, 17, 1, 128, 1024),
+        (77, 5, 3, 32, 1),
+    ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f32> =
             (0..n).map(|i| if i % 777 == 3 { f32::NAN } else { ((i as f64 * 0.02).sin() * 50.0 + rng.unit()) as f32 }).collect();

@@ -149,6 +149,29 @@ fn adversarial_fields_f32_f64_abs_noa() {
     }
 }
 
+/// Found by the roundtrip fuzzer: a bound below the smallest normal float32 (NOA 1e-7
+/// of a range of 2.7e-32) made the miss test flush a difference of 2.9e-39 to zero and
+/// accept it. Bounds below 2^-100 now demand exact matches (exact mode).
+#[test]
+fn subnormal_bound_is_exact_mode() {
+    let words = [0x0b0b10fau32, 0x260b, 0x0b0b0b00, 0x0b0b0b0b, 0x0b0b0b0b];
+    let v: Vec<f32> = words.iter().map(|&w| f32::from_bits(w)).collect();
+    for dims in [Dims::new(5, 1, 1).unwrap()] {
+        let f = Field::from_f32(dims, &v).unwrap();
+        let range = range_f64(&v.iter().map(|&x| x as f64).collect::<Vec<_>>());
+        let (_, rec, _) = both(&sperr(ErrorMode::Noa, 1e-7), &f);
+        check(&f, &rec, 1e-7 * range, "subnormal bound");
+    }
+    // and a smooth tiny-valued 2-D field at bounds on both sides of 2^-100
+    let tiny: Vec<f32> = (0..64 * 48).map(|i| ((i % 64) as f32 * 0.1).sin() * 3e-32 + 5e-32).collect();
+    let f = Field::from_f32(Dims::new(64, 48, 1).unwrap(), &tiny).unwrap();
+    let range = range_f64(&tiny.iter().map(|&x| x as f64).collect::<Vec<_>>());
+    for rel in [1e-3, 1e-7, 1e-9] {
+        let (_, rec, _) = both(&sperr(ErrorMode::Noa, rel), &f);
+        check(&f, &rec, rel * range, &format!("tiny field rel {rel}"));
+    }
+}
+
 #[test]
 fn cdf53_reconstructor_keeps_the_bound() {
     let toml = r#"

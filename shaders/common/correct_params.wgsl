@@ -7,7 +7,7 @@ struct Params {
     count: u32,      // correct_apply: entries
     chunk: u32,      // slot in the totals buffer
     cap: u32,        // correct_scatter: entries the buffer holds
-    _pad0: u32,
+    exact: u32,      // 1: the bound is below 2^-100 (f32) / 2^-1000 (f64): values must match exactly
     _pad1: u32,
     _pad2: u32,
     eb: FT,          // the field's bound, rounded down to FT

@@ -39,7 +39,7 @@ fn correct_scatter(@builtin(local_invocation_index) lid: u32,
     let x = raw_f[i];
     let w = work[i];
     var k = 0;
-    if (raw_plain(i)) {
+    if (raw_plain(i) && P.exact == 0u) {
         let d = ftz64(f64(x) - w);
         let qf = floor(ftz64(ftz64((d * P.inv64) * P.one64) + 0.5lf));
         if (abs(qf) < P.kmax && qf != 0.0lf) {

@@ -201,7 +201,6 @@ impl Kernel {
                 | Kernel::SzxClassify
                 | Kernel::SzxPack
                 | Kernel::SzxUnpack
-                | Kernel::ChainWidth
         )
     }
 

@@ -135,7 +135,7 @@ wgsl_params!(
 wgsl_params!(
     /// `Params` of shaders/wavelet/{load,store}.wgsl and shaders/correct/*.wgsl, float32 fields.
     CorrectParams32 {
-        n: u32, base: u32, count: u32, chunk: u32, cap: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        n: u32, base: u32, count: u32, chunk: u32, cap: u32, exact: u32, _pad1: u32, _pad2: u32,
         eb: f32, inv: f32, step: f32, one: f32, _f0: f32, _f1: f32, _f2: f32, _f3: f32,
         step64: f64, inv64: f64, one64: f64, kmax: f64, nan64: f64, _g0: f64,
     }
@@ -144,7 +144,7 @@ wgsl_params!(
 wgsl_params!(
     /// `Params` of shaders/wavelet/{load,store}.wgsl and shaders/correct/*.wgsl, float64 fields.
     CorrectParams64 {
-        n: u32, base: u32, count: u32, chunk: u32, cap: u32, _pad0: u32, _pad1: u32, _pad2: u32,
+        n: u32, base: u32, count: u32, chunk: u32, cap: u32, exact: u32, _pad1: u32, _pad2: u32,
         eb: f64, inv: f64, step: f64, one: f64, _f0: f64, _f1: f64, _f2: f64, _f3: f64,
         step64: f64, inv64: f64, one64: f64, kmax: f64, nan64: f64, _g0: f64,
     }

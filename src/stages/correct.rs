@@ -149,6 +149,7 @@ impl<R: Reconstructor> OutlierCorrectStage<R> {
                 n,
                 count,
                 cap,
+                exact: res.exact as u32,
                 eb: eb64,
                 one: 1.0,
                 step64,
@@ -164,6 +165,7 @@ impl<R: Reconstructor> OutlierCorrectStage<R> {
                 n,
                 count,
                 cap,
+                exact: res.exact as u32,
                 eb: eb64 as f32,
                 one: 1.0,
                 step64,
@@ -194,14 +196,14 @@ impl<R: Reconstructor> OutlierCorrectStage<R> {
 
     pub fn from_config(version: u16, c: &[u8]) -> Result<Self> {
         let name = R::TYPE_NAME;
-        if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[4..8] != [0; 4] || c[3] & !1 != 0 {
+        if version != 1 || c.len() != CONFIG_BYTES || c[0] != CONFIG_VERSION || c[4..8] != [0; 4] || c[3] & !3 != 0 {
             return Err(Error::corrupt(format!("{name} config: version {version}, {} bytes", c.len())));
         }
         let dtype = DataType::from_code(c[1])
             .filter(|d| matches!(d, DataType::F32 | DataType::F64))
             .ok_or_else(|| Error::corrupt(format!("{name} data type")))?;
         let mode = ErrorMode::from_code(c[2]).ok_or_else(|| Error::corrupt(format!("{name} error mode")))?;
-        let (res, value) = Resolved::read(c, dtype, true, name)?;
+        let (res, value) = Resolved::read(c, dtype, c[3] & 2 != 0, name)?;
         if res.n == 0 || res.n >= u32::MAX as u64 / 4 {
             return Err(Error::corrupt(format!("{name} element count")));
         }
@@ -486,7 +488,8 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         let Some(res) = &self.resolved else {
             return Vec::new();
         };
-        let mut b = vec![CONFIG_VERSION, self.dtype as u8, self.bound.mode.code(), self.zigzag() as u8, 0, 0, 0, 0];
+        let mut b =
+            vec![CONFIG_VERSION, self.dtype as u8, self.bound.mode.code(), self.zigzag() as u8 | (res.exact as u8) << 1, 0, 0, 0, 0];
         res.write(self.bound.value, &mut b);
         b.extend_from_slice(&self.outliers.unwrap_or(0).to_le_bytes());
         b.extend_from_slice(&self.exact.unwrap_or(0).to_le_bytes());

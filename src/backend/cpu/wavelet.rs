@@ -68,6 +68,7 @@ pub struct CorrectP<F> {
     pub count: u32,
     pub chunk: u32,
     pub cap: u32,
+    pub exact: bool,
     pub eb: F,
     pub step64: f64,
     pub inv64: f64,
@@ -84,6 +85,7 @@ pub fn correct_params<F: SzxFloat>(p: &[u8]) -> Result<CorrectP<F>> {
             count: q.count,
             chunk: q.chunk,
             cap: q.cap,
+            exact: q.exact != 0,
             eb: F::from_bits64(q.eb.to_bits() as u64),
             step64: q.step64,
             inv64: q.inv64,
@@ -98,6 +100,7 @@ pub fn correct_params<F: SzxFloat>(p: &[u8]) -> Result<CorrectP<F>> {
             count: q.count,
             chunk: q.chunk,
             cap: q.cap,
+            exact: q.exact != 0,
             eb: F::from_bits64(q.eb.to_bits()),
             step64: q.step64,
             inv64: q.inv64,
@@ -246,16 +249,26 @@ pub fn wavelet_store<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Re
     Ok(())
 }
 
-/// Whether value i misses the bound in the trial reconstruction (or is not plain).
+/// Whether value i misses the bound in the trial reconstruction (or is not plain). In
+/// exact mode (bounds below 2^-100 / 2^-1000, where `within`'s flushing of differences
+/// below the smallest normal would be unsound) the values must be equal.
 #[inline]
-fn misses<F: SzxFloat>(x: F, w: f64, eb: F) -> bool {
-    !is_plain(x) || !within(x, to_field::<F>(w), eb)
+fn misses<F: SzxFloat>(x: F, w: f64, p: &CorrectP<F>) -> bool {
+    if !is_plain(x) {
+        return true;
+    }
+    let t = to_field::<F>(w);
+    if p.exact {
+        x != t
+    } else {
+        !within(x, t, p.eb)
+    }
 }
 
 /// The correction code of an outlier: k with x within eb of `w + k * step64`, or 0 when
 /// none is found (the value is then stored exactly).
 pub fn correction_code<F: SzxFloat>(x: F, w: f64, p: &CorrectP<F>) -> i32 {
-    if !is_plain(x) {
+    if !is_plain(x) || p.exact {
         return 0;
     }
     let d = ftz64(x.to_f64() - w);
@@ -286,7 +299,7 @@ pub fn correct_flag<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     let n = (p.n as usize).min(groups as usize * WG);
     need(raw.len() >= n * F::WT as usize && work.len() >= n && flags.len() >= n, "correct_flag sizes")?;
     flags[..n].par_iter_mut().enumerate().for_each(|(i, f)| {
-        *f = misses::<F>(field_value(raw, i), work[i], p.eb) as u32;
+        *f = misses::<F>(field_value(raw, i), work[i], &p) as u32;
     });
     Ok(())
 }
