@@ -1,7 +1,6 @@
 // chain_pack: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, second pass. One
 // workgroup per max(1, WG / block_size) AdaptiveBitpack blocks (so small blocks keep
-// every invocation busy): computes each residual once into workgroup memory (neighbour
-// codes quantized once per window, common/lorenzo_window.wgsl), packs them at the
+// every invocation busy): computes each residual once into workgroup memory, packs them at the
 // block's width at its scanned offset, writes the width bytes, the chunk total and
 // (centering) the tile heads — the same bytes as the staged bitpack_pack and
 // lorenzo_forward.
@@ -26,7 +25,6 @@
 #include "common/lorenzo_stencil.wgsl"
 
 const WG: u32 = 256u;
-#include "common/lorenzo_window.wgsl"
 const MAX_BLOCK: u32 = 4096u;
 var<workgroup> s_codes: array<u32, MAX_BLOCK>;
 
@@ -58,20 +56,15 @@ fn chain_pack(@builtin(local_invocation_index) lid: u32,
             totals[P.chunk] = offsets[b] + block_words(widths[b], block_len(b));
         }
     }
-    for (var seg = 0u; seg < len; seg += SPAN) {
-        let slen = min(SPAN, len - seg);
-        fill_windows(start + seg, slen, lid);
-        workgroupBarrier();
-        for (var i = lid; i < slen; i += WG) {
-            let g = start + seg + i;
-            let r = window_residual(i, g);
-            if (P.centering == 1u && r.y == 1u) {
-                means[tile_index(g % P.nx, (g / P.nx) % P.ny, g / (P.nx * P.ny))] = r.z;
-            }
-            s_codes[seg + i] = packed_value(r.x);
+    for (var i = lid; i < len; i += WG) {
+        let g = start + i;
+        let r = lorenzo_residual(g);
+        if (P.centering == 1u && r.y == 1u) {
+            means[tile_index(g % P.nx, (g / P.nx) % P.ny, g / (P.nx * P.ny))] = r.z;
         }
-        workgroupBarrier();
+        s_codes[i] = packed_value(r.x);
     }
+    workgroupBarrier();
     // (block, word) pairs; a block has at most block_size words (width <= 32)
     let maxw = P.block_size;
     for (var t = lid; t < nb * maxw; t += WG) {

@@ -201,6 +201,7 @@ impl Kernel {
                 | Kernel::SzxClassify
                 | Kernel::SzxPack
                 | Kernel::SzxUnpack
+                | Kernel::ChainWidth
         )
     }
 

@@ -70,10 +70,9 @@ pub fn record_forward(
         let payload = r.alloc(nk * 4)?;
         let pay_w = BufSlice::new(payload, 0, nk * 4);
         let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
-        // both passes: one workgroup per max(1, WG / block_size) blocks
-        let per = (crate::kernels::workgroup_size(Kernel::ChainPack)? as u64 / b.block_size as u64).max(1);
-        r.dispatch_bytes(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk.div_ceil(per))?;
+        r.dispatch_teams(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
         record_exclusive_scan(r, c_w, o_w, nbk)?;
+        let per = (crate::kernels::workgroup_size(Kernel::ChainPack)? as u64 / b.block_size as u64).max(1);
         r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk.div_ceil(per))?;
         parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
     }

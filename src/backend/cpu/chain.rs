@@ -152,9 +152,7 @@ pub fn chain_width<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Res
     let data_u: &[u32] = view(b.ro[0], "chain_width.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[1], "chain_width.data_f")?;
     let codes = all_codes(&p, data_u, data_f)?;
-    // one workgroup serves max(1, WG / block_size) blocks (shaders/chain/width.wgsl)
-    let per = (crate::kernels::workgroup_size(crate::kernels::Kernel::ChainWidth)? / p.block_size.max(1)).max(1);
-    let nb = p.nblocks.min(groups.saturating_mul(per)) as usize;
+    let nb = super::team_blocks(p.nblocks, groups);
     let res: Vec<(u32, u32)> = (0..nb as u32)
         .into_par_iter()
         .map(|blk| {
