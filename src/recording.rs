@@ -65,6 +65,8 @@ pub struct Recorder<'b> {
     pub replays: u32,
     /// Wall seconds spent in `submit` (recording, submission, waiting, readbacks).
     pub submit_seconds: f64,
+    /// Wall seconds spent creating (or taking from the pool) this run's buffers.
+    pub alloc_seconds: f64,
 }
 
 impl<'b> Recorder<'b> {
@@ -78,12 +80,16 @@ impl<'b> Recorder<'b> {
             submissions: 0,
             replays: 0,
             submit_seconds: 0.0,
+            alloc_seconds: 0.0,
         }
     }
 
     /// A buffer that lives until the recorder is dropped (after the run's downloads).
     pub fn alloc(&mut self, bytes: u64) -> Result<BufId> {
-        let id = self.backend.create_buffer(bytes.max(16))?;
+        let t = std::time::Instant::now();
+        let id = self.backend.create_buffer(bytes.max(16));
+        self.alloc_seconds += t.elapsed().as_secs_f64();
+        let id = id?;
         self.temps.push(id);
         Ok(id)
     }

@@ -5,12 +5,14 @@ use fzwgpu::backend::{self, Backend, BackendChoice};
 use fzwgpu::format::fzm;
 use fzwgpu::metrics;
 use fzwgpu::pipeline::config;
+use fzwgpu::recording::BufSlice;
 use fzwgpu::stages::RunOptions;
 use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline, Result};
 use serde_json::json;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(name = "fzwgpu", version, about = "Error-bounded lossy compression of float fields on any GPU (wgpu) or the CPU")]
@@ -813,10 +815,7 @@ fn bench(
         bound.value
     );
     println!("adapter: {} | {} | {} | backend {}", info.adapter, info.api, info.driver, info.kind.name());
-    println!(
-        "{:<14} {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>8}",
-        "preset", "ratio", "comp k", "comp e2e", "dec k", "dec e2e", "max err", "ok"
-    );
+
     let mut out = match &json {
         Some(p) => Some(
             std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(|e| Error::io(format!("opening {}", p.display()), e))?,
@@ -829,6 +828,18 @@ fn bench(
     // busy at its sustained clocks; end-to-end times from host-to-host runs
     let timing = RunOptions { timing_replays: replays, ..opts.clone() };
     let resident = fzwgpu::DeviceField::upload(be.as_ref(), &field)?;
+    let (up_s, down_s) = copy_seconds(be.as_ref(), &field.bytes, reps.max(1))?;
+    println!(
+        "copy: host->device {} GB/s, device->host {} GB/s (write_buffer / readback of the field's {} bytes, median of {}); '%up' / '%down' = e2e against them",
+        fmt_opt(gbps(n, Some(up_s))),
+        fmt_opt(gbps(n, Some(down_s))),
+        n,
+        reps.max(1)
+    );
+    println!(
+        "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>8}",
+        "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "max err", "ok"
+    );
     for name in &names {
         let mut p = Pipeline::from_preset(name)?;
         p.override_bound(bound)?;
@@ -867,14 +878,18 @@ fn bench(
         let bound_abs = c.report.field_bound();
         let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
         let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
+        let pct = |copy: f64, e2e: Option<f64>| e2e.filter(|&t| t > 0.0).map(|t| 100.0 * copy / t);
+        let (c_pct, d_pct) = (pct(up_s, cw), pct(down_s, dw));
         println!(
-            "{:<14} {:>8.3} {:>11} {:>11} {:>11} {:>11} {:>11.3e} {:>8}",
+            "{:<14} {:>8.3} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11.3e} {:>8}",
             name,
             metrics::ratio(n, c.bytes.len() as u64),
             fmt_opt(gbps(n, ck)),
             fmt_opt(gbps(n, cw)),
+            c_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
             fmt_opt(gbps(n, dk)),
             fmt_opt(gbps(n, dw)),
+            d_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
             q.max_abs_error,
             ok
         );
@@ -903,6 +918,10 @@ fn bench(
                 "compress_e2e_gbps": gbps(n, cw),
                 "decompress_kernel_gbps": gbps(n, dk),
                 "decompress_e2e_gbps": gbps(n, dw),
+                "copy_up_gbps": gbps(n, Some(up_s)),
+                "copy_down_gbps": gbps(n, Some(down_s)),
+                "compress_e2e_pct_of_upload": c_pct,
+                "decompress_e2e_pct_of_download": d_pct,
                 "reps": reps,
                 "replays": replays,
                 "fusion": format!("{fusion:?}").to_lowercase(),
@@ -923,6 +942,43 @@ fn bench(
         "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps, median of back-to-back replays; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
     );
     Ok(())
+}
+
+/// Median seconds of a plain upload of `bytes` (write_buffer, completed by a 4-byte
+/// readback) and of a plain readback of them, on the bench's backend: the copy
+/// bandwidth end-to-end times are compared with.
+fn copy_seconds(be: &dyn Backend, bytes: &[u8], reps: usize) -> Result<(f64, f64)> {
+    let len = (bytes.len() as u64).next_multiple_of(4);
+    let buf = be.create_buffer(len)?;
+    let mut padded;
+    let data = if bytes.len() as u64 == len {
+        bytes
+    } else {
+        padded = bytes.to_vec();
+        padded.resize(len as usize, 0);
+        &padded[..]
+    };
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    let mut run = || -> Result<()> {
+        for k in 0..=reps {
+            let t = Instant::now();
+            be.write_buffer(buf, 0, data)?;
+            be.read_buffers(&[BufSlice::new(buf, 0, 4)])?;
+            let u = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            be.read_buffers(&[BufSlice::new(buf, 0, len)])?;
+            let d = t.elapsed().as_secs_f64();
+            if k > 0 {
+                up.push(u);
+                down.push(d);
+            }
+        }
+        Ok(())
+    };
+    let r = run();
+    be.release_buffer(buf);
+    r?;
+    Ok((median(&mut up).unwrap_or(0.0), median(&mut down).unwrap_or(0.0)))
 }
 
 fn demo(dims: &str, json_out: bool) -> Result<()> {

@@ -79,7 +79,11 @@ pub struct RunReport {
     pub primary: String,
     /// Where the wall time went, in seconds: "upload" (host to device), "device"
     /// (submissions, including the waits and the small readbacks that come with
-    /// them), "download" (device to host), "host" (archive parsing or assembly).
+    /// them), "download" (device to host), "host" (archive parsing or assembly; on
+    /// compress also split out: "host.coding" (host coders such as SPECK),
+    /// "host.archive" (writing the FZM bytes with their CRCs); on decompress
+    /// "host.parse" (reading and checking the archive); both: "host.alloc" (buffer
+    /// creation or pool reuse), "host.release" (returning buffers)).
     pub phases: Vec<(String, f64)>,
 }
 
@@ -482,8 +486,8 @@ impl Pipeline {
         let external = match input {
             Input::Host(f) => {
                 let len = f.bytes.len() as u64;
-                let inbuf = r.alloc(len.next_multiple_of(4))?;
                 let tu = Instant::now();
+                let inbuf = r.alloc(len.next_multiple_of(4))?;
                 be.write_buffer(inbuf, 0, &f.bytes)?;
                 t_upload = tu.elapsed().as_secs_f64();
                 PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None }
@@ -638,12 +642,19 @@ impl Pipeline {
             for l in plen {
                 let mut d = data.next().ok_or_else(|| Error::Device("missing readback".into()))?;
                 d.truncate(l as usize);
-                bytes.extend_from_slice(&d);
+                if bytes.is_empty() {
+                    bytes = d; // a single part (the common case) is not copied again
+                } else {
+                    bytes.extend_from_slice(&d);
+                }
             }
             outputs.insert(*key, bytes);
         }
-        let (kernel_seconds, submissions, t_device) = (r.kernel_seconds, r.submissions, r.submit_seconds);
+        let (kernel_seconds, submissions, t_device, t_alloc) = (r.kernel_seconds, r.submissions, r.submit_seconds, r.alloc_seconds);
+        let trel = Instant::now();
         drop(r); // release this run's buffers to the pool
+        let t_release = trel.elapsed().as_secs_f64();
+        let tc = Instant::now();
         for &i in &self.order {
             for p in 0..self.nodes[i].stage.outputs().len() {
                 if let Some(b) = outputs.remove(&(i, p)) {
@@ -652,6 +663,7 @@ impl Pipeline {
                 }
             }
         }
+        let t_coding = tc.elapsed().as_secs_f64();
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
             let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
@@ -725,11 +737,21 @@ impl Pipeline {
                 report.bounds.push((node.name.clone(), b));
             }
         }
+        let tw = Instant::now();
         let bytes = fzm::write(&infos, &bufs, len)?;
+        let t_archive = tw.elapsed().as_secs_f64();
         report.wall_seconds = t0.elapsed().as_secs_f64();
         let host = (report.wall_seconds - t_upload - t_device - t_download).max(0.0);
-        report.phases =
-            vec![("upload".into(), t_upload), ("device".into(), t_device), ("download".into(), t_download), ("host".into(), host)];
+        report.phases = vec![
+            ("upload".into(), t_upload),
+            ("device".into(), t_device),
+            ("download".into(), t_download),
+            ("host".into(), host),
+            ("host.coding".into(), t_coding),
+            ("host.archive".into(), t_archive),
+            ("host.alloc".into(), t_alloc),
+            ("host.release".into(), t_release),
+        ];
         Ok(Compressed { bytes, report })
     }
 }
@@ -758,6 +780,7 @@ fn decompress_to<'b>(
 ) -> Result<(Option<Field>, Option<DeviceField<'b>>, RunReport)> {
     let t0 = Instant::now();
     let arch = fzm::read(bytes)?;
+    let t_parse = t0.elapsed().as_secs_f64();
     let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(arch.stages.len());
     for (i, s) in arch.stages.iter().enumerate() {
         let st = stages::from_config(s.stage_type, s.stage_version, &s.config)?;
@@ -813,10 +836,17 @@ fn decompress_to<'b>(
         let data = arch.buffer_data(k);
         let size = (data.len() as u64).next_multiple_of(4).max(4);
         let buf = r.alloc(size)?;
-        let mut padded = data.to_vec();
-        padded.resize(size as usize, 0);
         let tu = Instant::now();
-        be.write_buffer(buf, 0, &padded)?;
+        // whole words straight from the archive, the ragged tail padded
+        let whole = data.len() / 4 * 4;
+        if whole > 0 {
+            be.write_buffer(buf, 0, &data[..whole])?;
+        }
+        if whole < data.len() || data.is_empty() {
+            let mut tail = [0u8; 4];
+            tail[..data.len() - whole].copy_from_slice(&data[whole..]);
+            be.write_buffer(buf, whole as u64, &tail)?;
+        }
         t_upload += tu.elapsed().as_secs_f64();
         values.insert(
             e.dag_buffer_id,
@@ -965,7 +995,7 @@ fn decompress_to<'b>(
         bytes.truncate(len as usize);
         (Some(Field::new(dtype, dims, bytes)?), None)
     };
-    let t_device = r.submit_seconds;
+    let (t_device, t_alloc) = (r.submit_seconds, r.alloc_seconds);
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
@@ -975,7 +1005,9 @@ fn decompress_to<'b>(
         notes,
         ..Default::default()
     };
+    let trel = Instant::now();
     drop(r);
+    let t_release = trel.elapsed().as_secs_f64();
     for (i, s) in stages.iter().enumerate() {
         for note in s.run_notes() {
             report.notes.push((arch.stages[i].name.clone(), note));
@@ -986,7 +1018,14 @@ fn decompress_to<'b>(
     }
     report.wall_seconds = t0.elapsed().as_secs_f64();
     let t_host = (report.wall_seconds - t_upload - t_device - t_download).max(0.0);
-    report.phases =
-        vec![("upload".into(), t_upload), ("device".into(), t_device), ("download".into(), t_download), ("host".into(), t_host)];
+    report.phases = vec![
+        ("upload".into(), t_upload),
+        ("device".into(), t_device),
+        ("download".into(), t_download),
+        ("host".into(), t_host),
+        ("host.parse".into(), t_parse),
+        ("host.alloc".into(), t_alloc),
+        ("host.release".into(), t_release),
+    ];
     Ok((host, device, report))
 }

@@ -51,6 +51,9 @@ struct Slab {
     pool_bytes: u64,
     /// Bytes of pool-class buffers that exist (handed out or idle in the pool).
     live_bytes: u64,
+    /// Most bytes ever live at once (pooled and in use): the pool keeps up to this much
+    /// idle, so a workload that repeats (the same field size) never reallocates.
+    peak_bytes: u64,
 }
 
 struct Timestamps {
@@ -204,7 +207,14 @@ impl WgpuBackend {
             device,
             queue,
             pipes: Mutex::new(HashMap::new()),
-            slab: Mutex::new(Slab { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0, live_bytes: 0 }),
+            slab: Mutex::new(Slab {
+                bufs: Vec::new(),
+                free_ids: Vec::new(),
+                pool: Vec::new(),
+                pool_bytes: 0,
+                live_bytes: 0,
+                peak_bytes: 0,
+            }),
             params: Mutex::new(None),
             staging: Mutex::new(None),
             ts,
@@ -343,6 +353,18 @@ impl WgpuBackend {
         let b = self.alloc_raw(cap, usage, label)?;
         *g = Some((cap, b.clone()));
         Ok(b)
+    }
+
+    /// Destroy the idle pooled buffers; returns the bytes freed.
+    fn trim_idle(&self) -> u64 {
+        let Ok(mut slab) = self.slab.lock() else { return 0 };
+        let freed: u64 = slab.pool.iter().map(|(c, _)| *c).sum();
+        for (_, b) in slab.pool.drain(..) {
+            b.destroy();
+        }
+        slab.pool_bytes = 0;
+        slab.live_bytes -= freed;
+        freed
     }
 
     fn alloc_raw(&self, size: u64, usage: wgpu::BufferUsages, label: &str) -> Result<wgpu::Buffer> {
@@ -513,13 +535,18 @@ impl Backend for WgpuBackend {
                     }
                 }
                 drop(slab);
-                let b = self.alloc_raw(
-                    cap,
-                    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                    "fzwgpu.buffer",
-                )?;
+                let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+                let b = match self.alloc_raw(cap, usage, "fzwgpu.buffer") {
+                    Ok(b) => b,
+                    // out of memory with idle buffers pooled: free them and try once more
+                    Err(Error::OutOfMemory(_)) if self.fail_allocs_after.is_none() && self.trim_idle() > 0 => {
+                        self.alloc_raw(cap, usage, "fzwgpu.buffer")?
+                    }
+                    Err(e) => return Err(e),
+                };
                 slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
                 slab.live_bytes += cap;
+                slab.peak_bytes = slab.peak_bytes.max(slab.live_bytes);
                 b
             }
         };
@@ -540,8 +567,10 @@ impl Backend for WgpuBackend {
         if let Ok(mut slab) = self.slab.lock() {
             if let Some((b, cap)) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
                 slab.free_ids.push(id.0);
-                // keep up to 4 GiB of idle buffers for reuse
-                if slab.pool_bytes + cap <= 4 << 30 {
+                // keep idle buffers for reuse: up to the peak working set (at least 4 GiB),
+                // so repeated calls on one field size allocate nothing (an allocation that
+                // fails frees the idle buffers and retries; trim_pool frees them on demand)
+                if slab.pool_bytes + cap <= slab.peak_bytes.max(4 << 30) {
                     slab.pool_bytes += cap;
                     slab.pool.push((cap, b));
                 } else {
@@ -758,13 +787,6 @@ impl Backend for WgpuBackend {
     }
 
     fn trim_pool(&self) {
-        if let Ok(mut slab) = self.slab.lock() {
-            let freed: u64 = slab.pool.iter().map(|(c, _)| *c).sum();
-            for (_, b) in slab.pool.drain(..) {
-                b.destroy();
-            }
-            slab.pool_bytes = 0;
-            slab.live_bytes -= freed;
-        }
+        self.trim_idle();
     }
 }
