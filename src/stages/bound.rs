@@ -43,6 +43,17 @@ impl Resolved {
         Resolved { n, dims, eb_abs, eb_t_bits, exact, range }
     }
 
+    /// The `info` lines every float stage prints about its resolved bound: elements,
+    /// dims, resolved absolute bound, checked bound.
+    pub fn describe(&self, dtype: DataType) -> Vec<(String, String)> {
+        vec![
+            ("elements".into(), self.n.to_string()),
+            ("dims".into(), self.dims.to_string()),
+            ("resolved_abs_bound".into(), format!("{:e}", self.eb_abs)),
+            ("checked_bound".into(), format!("{:e}", self.checked(dtype))),
+        ]
+    }
+
     /// The checked bound as f64.
     pub fn checked(&self, dtype: DataType) -> f64 {
         if dtype == DataType::F64 {

@@ -143,39 +143,30 @@ impl<R: Reconstructor> OutlierCorrectStage<R> {
         let step64 = eb64 + eb64;
         let inv64 = if step64 > 0.0 { 1.0 / step64 } else { 0.0 };
         let nan64 = f64::from_bits(crate::backend::cpu::wavelet::NAN64);
-        let (n, count, cap) = (n as u32, count as u32, cap.min(u32::MAX as u64) as u32);
+        let (n, count, cap, exact) = (n as u32, count as u32, cap.min(u32::MAX as u64) as u32, res.exact as u32);
+        macro_rules! fill {
+            ($t:ident, $eb:expr) => {
+                bytemuck::bytes_of(&$t {
+                    n,
+                    count,
+                    cap,
+                    exact,
+                    eb: $eb,
+                    one: 1.0,
+                    step64,
+                    inv64,
+                    one64: 1.0,
+                    kmax: KMAX,
+                    nan64,
+                    ..Default::default()
+                })
+                .to_vec()
+            };
+        }
         if self.dtype == DataType::F64 {
-            bytemuck::bytes_of(&CorrectParams64 {
-                n,
-                count,
-                cap,
-                exact: res.exact as u32,
-                eb: eb64,
-                one: 1.0,
-                step64,
-                inv64,
-                one64: 1.0,
-                kmax: KMAX,
-                nan64,
-                ..Default::default()
-            })
-            .to_vec()
+            fill!(CorrectParams64, eb64)
         } else {
-            bytemuck::bytes_of(&CorrectParams32 {
-                n,
-                count,
-                cap,
-                exact: res.exact as u32,
-                eb: eb64 as f32,
-                one: 1.0,
-                step64,
-                inv64,
-                one64: 1.0,
-                kmax: KMAX,
-                nan64,
-                ..Default::default()
-            })
-            .to_vec()
+            fill!(CorrectParams32, eb64 as f32)
         }
     }
 
@@ -504,10 +495,7 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
             ("error_bound_mode".to_string(), self.bound.mode.to_string()),
         ];
         if let Some(res) = &self.resolved {
-            v.push(("elements".into(), res.n.to_string()));
-            v.push(("dims".into(), res.dims.to_string()));
-            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            v.push(("checked_bound".into(), format!("{:e}", res.checked(self.dtype))));
+            v.extend(res.describe(self.dtype));
         }
         if let Some(o) = self.outliers {
             v.push(("corrections".into(), o.to_string()));

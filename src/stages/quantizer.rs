@@ -431,10 +431,7 @@ impl Stage for QuantizerStage {
             ("power_of_two_bound".to_string(), self.cfg.power_of_two_bound.to_string()),
         ];
         if let Some(res) = &self.resolved {
-            v.push(("elements".into(), res.n.to_string()));
-            v.push(("dims".into(), res.dims.to_string()));
-            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            v.push(("checked_bound".into(), format!("{:e}", res.checked(self.cfg.input_type))));
+            v.extend(res.describe(self.cfg.input_type));
         }
         v
     }

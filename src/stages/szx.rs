@@ -451,10 +451,7 @@ impl Stage for SzxStage {
             ("error_bound_mode".to_string(), self.cfg.bound.mode.to_string()),
         ];
         if let Some(res) = &self.resolved {
-            v.push(("elements".into(), res.n.to_string()));
-            v.push(("dims".into(), res.dims.to_string()));
-            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
-            v.push(("checked_bound".into(), format!("{:e}", res.checked(self.cfg.dtype))));
+            v.extend(res.describe(self.cfg.dtype));
             if let Some((lo, hi)) = res.range {
                 v.push(("value_range".into(), format!("[{lo:e}, {hi:e}]")));
             }

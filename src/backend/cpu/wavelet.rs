@@ -77,36 +77,28 @@ pub struct CorrectP<F> {
 }
 
 pub fn correct_params<F: SzxFloat>(p: &[u8]) -> Result<CorrectP<F>> {
+    macro_rules! read {
+        ($t:ident, $bits:expr) => {{
+            let q: $t = params(p)?;
+            Ok(CorrectP {
+                n: q.n,
+                base: q.base,
+                count: q.count,
+                chunk: q.chunk,
+                cap: q.cap,
+                exact: q.exact != 0,
+                eb: F::from_bits64($bits(q.eb)),
+                step64: q.step64,
+                inv64: q.inv64,
+                one64: q.one64,
+                kmax: q.kmax,
+            })
+        }};
+    }
     if F::WT == 1 {
-        let q: CorrectParams32 = params(p)?;
-        Ok(CorrectP {
-            n: q.n,
-            base: q.base,
-            count: q.count,
-            chunk: q.chunk,
-            cap: q.cap,
-            exact: q.exact != 0,
-            eb: F::from_bits64(q.eb.to_bits() as u64),
-            step64: q.step64,
-            inv64: q.inv64,
-            one64: q.one64,
-            kmax: q.kmax,
-        })
+        read!(CorrectParams32, |e: f32| e.to_bits() as u64)
     } else {
-        let q: CorrectParams64 = params(p)?;
-        Ok(CorrectP {
-            n: q.n,
-            base: q.base,
-            count: q.count,
-            chunk: q.chunk,
-            cap: q.cap,
-            exact: q.exact != 0,
-            eb: F::from_bits64(q.eb.to_bits()),
-            step64: q.step64,
-            inv64: q.inv64,
-            one64: q.one64,
-            kmax: q.kmax,
-        })
+        read!(CorrectParams64, |e: f64| e.to_bits())
     }
 }
 
