@@ -66,8 +66,10 @@ fn bench_kernels(c: &mut Criterion) {
             b.iter(|| {
                 let mut r = Recorder::new(be.as_ref());
                 let codes = BufSlice::new(r.alloc(N * 4).unwrap(), 0, N * 4);
-                let flags = BufSlice::new(r.alloc(N * 4).unwrap(), 0, N * 4);
-                r.dispatch(Kernel::QuantEncode, false, &qp, &[inw, inw, codes, flags], N.div_ceil(256)).unwrap();
+                let groups = N.div_ceil(256);
+                let mask = BufSlice::new(r.alloc(groups * 32).unwrap(), 0, groups * 32);
+                let counts = BufSlice::new(r.alloc(groups * 4).unwrap(), 0, groups * 4);
+                r.dispatch(Kernel::QuantEncode, false, &qp, &[inw, inw, codes, mask, counts], groups).unwrap();
                 r.submit().unwrap();
             })
         });

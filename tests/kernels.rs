@@ -339,30 +339,46 @@ fn quant_kernels_match_twins() {
             let pb = bytemuck::bytes_of(&p).to_vec();
             let wg = 256u64;
             let g = (n as u64).div_ceil(wg);
+            let ng = g as usize;
             let out = twin_check(
                 "quant f32",
                 Kernel::QuantEncode,
                 false,
                 &pb,
-                &[B::In(f32_bytes(&v)), B::Same(0), B::Out(n * 4), B::Out(n * 4)],
+                &[B::In(f32_bytes(&v)), B::Same(0), B::Out(n * 4), B::Out(ng * 32), B::Out(ng * 4)],
                 g,
             );
-            let (codes, flags) = (out[0].clone(), u32s(&out[1]));
-            let mut pos = vec![0u32; n];
+            let (codes, mask, counts) = (out[0].clone(), u32s(&out[1]), u32s(&out[2]));
+            let flags: Vec<u32> = (0..n).map(|i| (mask[i / 32] >> (i % 32)) & 1).collect();
+            for (k, c) in counts.iter().enumerate() {
+                assert_eq!(*c, flags[k * 256..((k + 1) * 256).min(n)].iter().sum::<u32>(), "count of workgroup {k}");
+            }
+            let mut offs = vec![0u32; ng];
             let mut acc = 0;
-            for i in 0..n {
-                pos[i] = acc;
-                acc += flags[i];
+            for k in 0..ng {
+                offs[k] = acc;
+                acc += counts[k];
             }
             let out = twin_check(
                 "quant f32",
                 Kernel::QuantScatter,
                 false,
                 &pb,
-                &[B::In(f32_bytes(&v)), B::In(bytes32(&flags)), B::In(bytes32(&pos)), B::Out(acc as usize * 8), B::Out(4)],
+                &[
+                    B::In(f32_bytes(&v)),
+                    B::In(bytes32(&mask)),
+                    B::In(bytes32(&offs)),
+                    B::In(bytes32(&counts)),
+                    B::Out(acc as usize * 8),
+                    B::Out(4),
+                ],
                 g,
             );
             assert_eq!(u32s(&out[1])[0], acc);
+            // entries in increasing index order, exactly the flagged values
+            let ent = u32s(&out[0]);
+            let idx: Vec<u32> = ent.chunks_exact(2).map(|e| e[0]).collect();
+            assert_eq!(idx, (0..n as u32).filter(|&i| flags[i as usize] == 1).collect::<Vec<_>>());
             let entries = out[0].clone();
             let dec = twin_check("quant f32", Kernel::QuantDecode, false, &pb, &[B::In(codes.clone()), B::Out(n * 4)], g);
             if acc > 0 {
@@ -407,7 +423,15 @@ fn quant_kernels_match_twins() {
         let pb = bytemuck::bytes_of(&p).to_vec();
         let g = (n as u64).div_ceil(256);
         let bytes: Vec<u8> = v64.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let out = twin_check("quant f64", Kernel::QuantEncode, true, &pb, &[B::In(bytes), B::Same(0), B::Out(n * 4), B::Out(n * 4)], g);
+        let ng = g as usize;
+        let out = twin_check(
+            "quant f64",
+            Kernel::QuantEncode,
+            true,
+            &pb,
+            &[B::In(bytes), B::Same(0), B::Out(n * 4), B::Out(ng * 32), B::Out(ng * 4)],
+            g,
+        );
         twin_check("quant f64", Kernel::QuantDecode, true, &pb, &[B::In(out[0].clone()), B::Out(n * 8)], g);
     }
 }

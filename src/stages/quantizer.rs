@@ -352,8 +352,12 @@ impl Stage for QuantizerStage {
         let codes = r.alloc(if self.skip_codes { 16 } else { n * 4 })?;
         let totals = r.alloc(4 * nchunks)?;
         let totals_w = BufSlice::new(totals, 0, (4 * nchunks).next_multiple_of(4));
-        let flags = r.temp(4 * ce.min(n))?;
-        let pos = r.temp(4 * ce.min(n))?;
+        // per chunk: an outlier bit per value (8 words per 256-value workgroup) and a
+        // count per workgroup, whose exclusive scan places each workgroup's outliers
+        let groups_max = ce.min(n).div_ceil(wg);
+        let mask = r.temp(32 * groups_max)?;
+        let counts = r.temp(4 * groups_max)?;
+        let offs = r.temp(4 * groups_max)?;
         let tidx = r.readback(totals_w);
         let mut parts = Vec::new();
         for k in 0..nchunks {
@@ -361,13 +365,15 @@ impl Stage for QuantizerStage {
             let p = self.params(&res, nk, k * ce, k, 0);
             let in_w = BufSlice::new(input.buf, input.offset + k * ce * sz, nk * sz);
             let codes_w = if self.skip_codes { BufSlice::new(codes, 0, 16) } else { BufSlice::new(codes, k * ce * 4, nk * 4) };
-            let (flags_w, pos_w) = (BufSlice::new(flags, 0, nk * 4), BufSlice::new(pos, 0, nk * 4));
+            let gk = nk.div_ceil(wg);
+            let mask_w = BufSlice::new(mask, 0, 32 * gk);
+            let (counts_w, offs_w) = (BufSlice::new(counts, 0, 4 * gk), BufSlice::new(offs, 0, 4 * gk));
             let f64v = self.f64v();
-            r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, flags_w], nk.div_ceil(wg))?;
-            record_exclusive_scan(r, flags_w, pos_w, nk)?;
+            r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, mask_w, counts_w], gk)?;
+            record_exclusive_scan(r, counts_w, offs_w, gk)?;
             let entries = r.alloc(nk * 2 * sz)?;
             let ent_w = BufSlice::new(entries, 0, nk * 2 * sz);
-            r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, flags_w, pos_w, ent_w, totals_w], nk.div_ceil(wg))?;
+            r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, mask_w, offs_w, counts_w, ent_w, totals_w], gk)?;
             parts.push(Part { slice: ent_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 2 * sz } });
         }
         let codes_out = if self.skip_codes { BufSlice::new(codes, 0, 16) } else { BufSlice::new(codes, 0, n * 4) };

@@ -42,34 +42,51 @@ pub fn quantize_one<F: SzxFloat>(x: F, class: u32, p: &super::szx::QuantP<F>) ->
     None
 }
 
-/// Twin of `quant_encode`.
+/// Values per workgroup of quant_encode / quant_scatter, and mask words per workgroup.
+const QWG: usize = 256;
+const QWORDS: usize = QWG / 32;
+
+/// Twin of `quant_encode`: codes, the outlier mask (one bit per value, QWORDS words
+/// per workgroup) and each workgroup's outlier count.
 pub fn quant_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::qparams(p)?;
     let data_u: &[u32] = view(b.ro[0], "quant_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[1], "quant_encode.data_f")?;
-    let n = (p.n as usize).min(groups as usize * 256);
+    let n = (p.n as usize).min(groups as usize * QWG);
     need(data_f.len() >= n, "quant_encode input")?;
-    let [codes, flags] = &mut b.rw[..] else {
+    let [codes, mask, counts] = &mut b.rw[..] else {
         return Err(Error::Device("quant_encode: bindings".into()));
     };
     let codes: &mut [u32] = view_mut(codes, "codes")?;
-    let flags: &mut [u32] = view_mut(flags, "flags")?;
-    need((p.codes_off == 1 || codes.len() >= n) && flags.len() >= n, "quant_encode outputs")?;
-    let mut dummy = Vec::new();
-    let codes: &mut [u32] = if p.codes_off == 1 {
-        dummy.resize(n, 0u32);
-        &mut dummy
-    } else {
-        &mut codes[..n]
-    };
-    codes[..n].par_iter_mut().zip(flags[..n].par_iter_mut()).enumerate().for_each(|(i, (c, f))| {
-        let (_, class) = F::key_class(data_u, i);
-        let q = quantize_one(data_f[i], class, &p);
-        if p.codes_off == 0 {
-            *c = encode_code(q.unwrap_or(0), p.zigzag == 1);
+    let mask: &mut [u32] = view_mut(mask, "mask")?;
+    let counts: &mut [u32] = view_mut(counts, "counts")?;
+    let ng = n.div_ceil(QWG);
+    need((p.codes_off == 1 || codes.len() >= n) && mask.len() >= ng * QWORDS && counts.len() >= ng, "quant_encode outputs")?;
+    let q: Vec<Option<i32>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let (_, class) = F::key_class(data_u, i);
+            quantize_one(data_f[i], class, &p)
+        })
+        .collect();
+    if p.codes_off == 0 {
+        codes[..n].par_iter_mut().zip(&q).for_each(|(c, q)| *c = encode_code(q.unwrap_or(0), p.zigzag == 1));
+    }
+    for g in 0..ng {
+        let mut cnt = 0;
+        for w in 0..QWORDS {
+            let mut word = 0u32;
+            for bit in 0..32 {
+                let i = g * QWG + w * 32 + bit;
+                if i < n && q[i].is_none() {
+                    word |= 1 << bit;
+                    cnt += 1;
+                }
+            }
+            mask[g * QWORDS + w] = word;
         }
-        *f = q.is_none() as u32;
-    });
+        counts[g] = cnt;
+    }
     Ok(())
 }
 
@@ -77,30 +94,41 @@ pub fn quant_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
 pub fn quant_scatter<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::qparams(p)?;
     let data_u: &[u32] = view(b.ro[0], "quant_scatter.data_u")?;
-    let flags: &[u32] = view(b.ro[1], "quant_scatter.flags")?;
-    let pos: &[u32] = view(b.ro[2], "quant_scatter.pos")?;
-    let n = (p.n as usize).min(groups as usize * 256);
+    let mask: &[u32] = view(b.ro[1], "quant_scatter.mask")?;
+    let offs: &[u32] = view(b.ro[2], "quant_scatter.offs")?;
+    let counts: &[u32] = view(b.ro[3], "quant_scatter.counts")?;
+    let n = (p.n as usize).min(groups as usize * QWG);
     let wt = F::WT as usize;
-    need(flags.len() >= n && pos.len() >= n && data_u.len() >= n * wt, "quant_scatter inputs")?;
+    let ng = n.div_ceil(QWG);
+    need(mask.len() >= ng * QWORDS && offs.len() >= ng && counts.len() >= ng && data_u.len() >= n * wt, "quant_scatter inputs")?;
     let [entries, totals] = &mut b.rw[..] else {
         return Err(Error::Device("quant_scatter: bindings".into()));
     };
     let entries: &mut [u32] = view_mut(entries, "entries")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
     if n == p.n as usize && n > 0 {
-        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? = pos[n - 1] + flags[n - 1];
+        let g = (n - 1) / QWG;
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? = offs[g].wrapping_add(counts[g]);
     }
-    for i in 0..n {
-        if flags[i] == 0 {
-            continue;
+    for g in 0..ng {
+        let mut rank = 0u32;
+        for w in 0..QWORDS {
+            let word = mask[g * QWORDS + w];
+            for bit in 0..32 {
+                let i = g * QWG + w * 32 + bit;
+                if i >= n || (word >> bit) & 1 == 0 {
+                    continue;
+                }
+                let e = offs[g].wrapping_add(rank) as usize * 2 * wt;
+                rank += 1;
+                need(e + 2 * wt <= entries.len(), "quant_scatter entries window")?;
+                entries[e] = p.base + i as u32;
+                if wt == 2 {
+                    entries[e + 1] = 0;
+                }
+                entries[e + wt..e + 2 * wt].copy_from_slice(&data_u[i * wt..i * wt + wt]);
+            }
         }
-        let e = pos[i] as usize * 2 * wt;
-        need(e + 2 * wt <= entries.len(), "quant_scatter entries window")?;
-        entries[e] = p.base + i as u32;
-        if wt == 2 {
-            entries[e + 1] = 0;
-        }
-        entries[e + wt..e + 2 * wt].copy_from_slice(&data_u[i * wt..i * wt + wt]);
     }
     Ok(())
 }
