@@ -36,6 +36,10 @@ pub struct WgpuOptions {
 
 /// How long one wait on the device may take before it is reported as a hang.
 pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
+/// Uploads of at least this many bytes go through the persistent staging pair.
+const UPLOAD_MIN: u64 = 4 << 20;
+/// Size of each upload staging buffer (one chunk in flight while the next is filled).
+const UPLOAD_CHUNK: u64 = 32 << 20;
 const PARAMS_STRIDE: u64 = 256;
 
 struct Pipe {
@@ -71,6 +75,9 @@ pub struct WgpuBackend {
     slab: Mutex<Slab>,
     params: Mutex<Option<(u64, wgpu::Buffer)>>,
     staging: Mutex<Option<(u64, wgpu::Buffer)>>,
+    /// Upload staging: two persistent MAP_WRITE buffers of UPLOAD_CHUNK bytes, each
+    /// (buffer, mapped now, submission of its last copy).
+    uploads: Mutex<Vec<(wgpu::Buffer, bool, Option<wgpu::SubmissionIndex>)>>,
     ts: Option<Timestamps>,
     lost: Arc<AtomicBool>,
     uncaptured: Arc<Mutex<Option<String>>>,
@@ -217,6 +224,7 @@ impl WgpuBackend {
             }),
             params: Mutex::new(None),
             staging: Mutex::new(None),
+            uploads: Mutex::new(Vec::new()),
             ts,
             lost,
             uncaptured,
@@ -353,6 +361,80 @@ impl WgpuBackend {
         let b = self.alloc_raw(cap, usage, label)?;
         *g = Some((cap, b.clone()));
         Ok(b)
+    }
+
+    /// Large uploads through two persistent mapped staging buffers, chunk by chunk:
+    /// while the device copies one chunk, the host fills the other. (`queue.write_buffer`
+    /// allocates fresh staging memory for every call, which the host then faults in.)
+    /// The copies are submitted in order on the queue, so later submissions see the data.
+    fn upload_staged(&self, dst: &wgpu::Buffer, offset: u64, data: &[u8]) -> Result<()> {
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        let mut up = self.uploads.lock().map_err(|_| Error::Device("upload staging poisoned".into()))?;
+        while up.len() < 2 {
+            let k = self.allocs.fetch_add(1, Ordering::SeqCst);
+            if self.fail_allocs_after.is_some_and(|n| k >= n) {
+                return Err(Error::OutOfMemory(format!("upload staging: injected failure (allocation {k})")));
+            }
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+            let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("fzwgpu.upload"),
+                size: UPLOAD_CHUNK,
+                usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: true,
+            });
+            if let Some(e) = pollster::block_on(scope.pop()) {
+                return Err(Error::OutOfMemory(format!("upload staging: {e}")));
+            }
+            up.push((buf, true, None));
+        }
+        let result = (|| -> Result<()> {
+            for (k, chunk) in data.chunks(UPLOAD_CHUNK as usize).enumerate() {
+                let (buf, mapped, last) = &mut up[k % 2];
+                if !*mapped {
+                    // mapping for writing completes once the copy that read it has run
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    buf.slice(..).map_async(wgpu::MapMode::Write, move |r| {
+                        let _ = tx.send(r);
+                    });
+                    if let Some(idx) = last.take() {
+                        self.wait(idx)?;
+                    } else {
+                        self.device
+                            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) })
+                            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+                    }
+                    rx.recv_timeout(Duration::from_secs(5))
+                        .map_err(|_| Error::Device("upload staging map callback never arrived".into()))?
+                        .map_err(|e| Error::Device(format!("map_async (write): {e}")))?;
+                    *mapped = true;
+                }
+                let len = chunk.len() as u64;
+                let padded = len.next_multiple_of(4);
+                {
+                    let mut view =
+                        buf.slice(..padded).get_mapped_range_mut().map_err(|e| Error::Device(format!("get_mapped_range_mut: {e}")))?;
+                    if len == padded {
+                        view.copy_from_slice(chunk);
+                    } else {
+                        let mut tail = chunk.to_vec();
+                        tail.resize(padded as usize, 0);
+                        view.copy_from_slice(&tail);
+                    }
+                }
+                buf.unmap();
+                *mapped = false;
+                let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.upload") });
+                enc.copy_buffer_to_buffer(buf, 0, dst, offset + k as u64 * UPLOAD_CHUNK, padded);
+                *last = Some(self.queue.submit([enc.finish()]));
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // a staging buffer may be mid-map: never reuse them
+            up.clear();
+        }
+        result
     }
 
     /// Destroy the idle pooled buffers; returns the bytes freed.
@@ -595,6 +677,9 @@ impl Backend for WgpuBackend {
         let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
         if end > b.size() || offset % 4 != 0 {
             return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
+        }
+        if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
+            return self.upload_staged(&b, offset, data);
         }
         // write in pieces so the queue's staging stays bounded
         const PIECE: usize = 64 << 20;
