@@ -186,7 +186,9 @@ pub(crate) fn check_size(r: &Recorder, n: u64) -> Result<()> {
     let limit = r.backend.info().max_binding_bytes.min(r.backend.info().max_buffer_bytes);
     if n * 16 > limit || n >= u32::MAX as u64 / 4 {
         return Err(Error::TooLarge {
-            what: "wavelet field (float64 work copy and 16-byte correction entries need one binding each)".into(),
+            what: "wavelet field (its float64 work copy and 16-byte correction entries need one binding each; \
+                   compress it as a stream of smaller chunks: --chunk-size)"
+                .into(),
             actual: n * 16,
             limit,
         });
