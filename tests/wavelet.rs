@@ -239,6 +239,40 @@ fn primary_source_survives_the_archive_and_the_transform_inverse_is_skipped() {
     assert!(max_u > 1e-6, "the uncorrected inverse should miss the bound somewhere (max {max_u:e})");
 }
 
+/// The same pipeline built with the Rust API (add_stage, connect, bind_external_input,
+/// set_primary_source) writes the preset's archive byte for byte.
+#[test]
+fn api_pipeline_equals_the_preset() {
+    use fzwgpu::stages::correct::Cdf97OutlierCorrectStage;
+    use fzwgpu::stages::quantizer::{QuantizerConfig, QuantizerStage};
+    use fzwgpu::stages::speck::SpeckStage;
+    use fzwgpu::stages::wavelet::{Wavelet, WaveletStage};
+    let (_, dims, v) = real_fields().into_iter().find(|(n, _, _)| n.contains("um_theta")).unwrap();
+    let f = Field::from_f32(dims, &v).unwrap();
+    let bound = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
+    let mut p = Pipeline::new();
+    let dwt = p.add_stage("dwt", Box::new(WaveletStage::new(Wavelet::Cdf97, DataType::F32).unwrap())).unwrap();
+    let qc = QuantizerConfig { input_type: DataType::F64, code_type: DataType::U32, bound, ..Default::default() };
+    let quant = p.add_stage("quant", Box::new(QuantizerStage::new(qc).unwrap())).unwrap();
+    let correct = p.add_stage("correct", Box::new(Cdf97OutlierCorrectStage::new(bound).unwrap())).unwrap();
+    let speck = p.add_stage("speck", Box::new(SpeckStage::new(false, DataType::U32).unwrap())).unwrap();
+    p.connect(dwt, None, quant, 0).unwrap();
+    p.bind_external_input(correct, 0).unwrap();
+    p.connect(quant, Some("codes"), correct, 1).unwrap();
+    p.connect(correct, Some("codes"), speck, 0).unwrap();
+    p.set_primary_source(correct).unwrap();
+    let api = p.compress(cpu().as_ref(), &f).unwrap();
+    let preset = sperr(ErrorMode::Noa, 1e-3)().compress(cpu().as_ref(), &f).unwrap();
+    assert!(api.bytes == preset.bytes, "API-built pipeline and preset wrote different archives");
+    let d = fzwgpu::decompress(gpu().as_ref(), &api.bytes, &Default::default()).unwrap();
+    let range = range_f64(&v.iter().map(|&x| x as f64).collect::<Vec<_>>());
+    check(&f, &d.field.bytes, 1e-3 * range, "API pipeline");
+    // REL bounds too (max |x| of the raw field)
+    let maxabs = v.iter().fold(0f64, |m, &x| m.max((x as f64).abs()));
+    let (_, rec, _) = both(&sperr(ErrorMode::Rel, 1e-4), &f);
+    check(&f, &rec, 1e-4 * maxabs, "REL 1e-4");
+}
+
 #[test]
 fn levels_follow_sperr() {
     assert_eq!([7, 8, 15, 16, 31, 32, 255, 256, 512, 100_000].map(num_xforms), [0, 1, 1, 2, 2, 3, 5, 6, 6, 6]);
