@@ -337,6 +337,10 @@ fn corrupt_inputs_are_typed_errors() {
     longer.push(0);
     assert!(decode_list(&longer, 100, 4, "t").is_err());
     assert!(decode_list(&b, 50, 4, "t").is_err(), "index past n");
+    // a header claiming more corrections than its bits can hold is refused up front
+    let mut huge = b.clone();
+    huge[4..8].copy_from_slice(&50u32.to_le_bytes());
+    assert!(decode_list(&huge, 100, 4, "t").is_err());
     assert!(decode_list(&b, 100, 8, "t").is_err(), "wrong value size");
     // flipped bits never panic
     let dims = Dims::new(16, 16, 1).unwrap();

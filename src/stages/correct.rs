@@ -269,7 +269,9 @@ pub fn decode_list(b: &[u8], n: u64, vsize: usize, what: &'static str) -> Result
     }
     let count = u32::from_le_bytes([b[4], b[5], b[6], b[7]]) as u64;
     let nbits = u64::from_le_bytes(b[8..16].try_into().unwrap_or([0; 8]));
-    if count > n || nbits > (b.len() as u64 - 16) * 8 {
+    // every correction takes at least two bits (a Rice gap and a gamma code), so the
+    // bit count bounds the list before anything is allocated
+    if count > n || nbits > (b.len() as u64 - 16) * 8 || count.saturating_mul(2) > nbits {
         return Err(Error::corrupt(format!("{what}: {count} corrections / {nbits} bits do not fit")));
     }
     let rice = b[2] as u32;

@@ -425,8 +425,10 @@ impl Stage for SpeckStage {
         };
         let (_, _, host) =
             inputs.first().ok_or_else(|| Error::Pipeline("SPECK inverse: no input".into()))?.host_bytes(r, "SPECK stream")?;
-        let codes = decode(&host, dims, self.zigzag())?;
+        // the device buffer first: a size past the device's limits is a typed error
+        // before the host decoder allocates n magnitudes
         let buf = r.alloc(n * 4)?;
+        let codes = decode(&host, dims, self.zigzag())?;
         r.backend.write_buffer(buf, 0, bytemuck::cast_slice(&codes))?;
         Ok(vec![PortData::Device { slice: BufSlice::new(buf, 0, n * 4), len: n * 4, host: None }])
     }
