@@ -937,36 +937,28 @@ fn correct_params(n: usize, eb: f64, f64v: bool, count: usize, cap: usize) -> Ve
     let step64 = eb + eb;
     let (n, count, cap) = (n as u32, count as u32, cap as u32);
     let nan64 = f64::from_bits(fzwgpu::backend::cpu::wavelet::NAN64);
+    macro_rules! fill {
+        ($t:ident, $eb:expr) => {
+            bytemuck::bytes_of(&$t {
+                n,
+                count,
+                cap,
+                eb: $eb,
+                one: 1.0,
+                step64,
+                inv64: 1.0 / step64,
+                one64: 1.0,
+                kmax: (1u64 << 30) as f64,
+                nan64,
+                ..Default::default()
+            })
+            .to_vec()
+        };
+    }
     if f64v {
-        bytemuck::bytes_of(&CorrectParams64 {
-            n,
-            count,
-            cap,
-            eb,
-            one: 1.0,
-            step64,
-            inv64: 1.0 / step64,
-            one64: 1.0,
-            kmax: (1u64 << 30) as f64,
-            nan64,
-            ..Default::default()
-        })
-        .to_vec()
+        fill!(CorrectParams64, eb)
     } else {
-        bytemuck::bytes_of(&CorrectParams32 {
-            n,
-            count,
-            cap,
-            eb: eb as f32,
-            one: 1.0,
-            step64,
-            inv64: 1.0 / step64,
-            one64: 1.0,
-            kmax: (1u64 << 30) as f64,
-            nan64,
-            ..Default::default()
-        })
-        .to_vec()
+        fill!(CorrectParams32, eb as f32)
     }
 }
 

@@ -16,6 +16,22 @@ fn make(preset: &'static str, eb: ErrorBound) -> impl Fn() -> fzwgpu::Result<Pip
     }
 }
 
+/// Compress in-memory `bytes` as a stream of `preset` at `eb` into `out` (no progress).
+#[allow(clippy::too_many_arguments)]
+fn stream_into(
+    be: &dyn fzwgpu::Backend,
+    preset: &'static str,
+    eb: ErrorBound,
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+    dtype: DataType,
+    dims: Dims,
+    chunk: u64,
+    range: Option<fzwgpu::stream::FieldRange>,
+) -> fzwgpu::Result<fzwgpu::stream::StreamSummary> {
+    compress_stream(be, &make(preset, eb), Cursor::new(bytes), out, dtype, dims, chunk, range, &mut |_| {})
+}
+
 fn values(n: usize) -> Vec<f32> {
     let mut rng = Rng(3);
     (0..n).map(|i| if i == 777 { f32::NAN } else { (i as f32 * 0.0007).sin() * 40.0 + rng.unit() as f32 * 0.1 }).collect()
@@ -36,18 +52,7 @@ fn chunked_round_trips_hold_the_whole_field_bound() {
         for preset in ["szx", "szp_composed", "szp_centered"] {
             let mut out = Vec::new();
             // chunks of 5 planes (64 x 50 x 4 bytes each) and a ragged last chunk
-            let s = compress_stream(
-                be.as_ref(),
-                &make(preset, eb),
-                Cursor::new(&bytes),
-                &mut out,
-                DataType::F32,
-                dims,
-                5 * 64 * 50 * 4,
-                Some(range),
-                &mut |_| {},
-            )
-            .unwrap();
+            let s = stream_into(be.as_ref(), preset, eb, &bytes, &mut out, DataType::F32, dims, 5 * 64 * 50 * 4, Some(range)).unwrap();
             assert_eq!(s.chunks, 8, "{preset}");
             assert_eq!(s.abs_bound, eb_abs, "{preset}: the stream's bound is the whole field's");
             let mut r = Cursor::new(out.clone());
@@ -69,18 +74,7 @@ fn chunked_round_trips_hold_the_whole_field_bound() {
             // streams are byte-identical across backends
             if name == "wgpu" {
                 let mut cpu_out = Vec::new();
-                compress_stream(
-                    cpu().as_ref(),
-                    &make(preset, eb),
-                    Cursor::new(&bytes),
-                    &mut cpu_out,
-                    DataType::F32,
-                    dims,
-                    5 * 64 * 50 * 4,
-                    Some(range),
-                    &mut |_| {},
-                )
-                .unwrap();
+                stream_into(cpu().as_ref(), preset, eb, &bytes, &mut cpu_out, DataType::F32, dims, 5 * 64 * 50 * 4, Some(range)).unwrap();
                 assert!(cpu_out == out, "{preset}: wgpu and cpu streams differ");
             }
         }
@@ -95,49 +89,39 @@ fn relative_bounds_need_the_range_and_corrupt_streams_are_errors() {
     let be = cpu();
     let noa = ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap();
     let mut out = Vec::new();
-    let e = compress_stream(be.as_ref(), &make("szx", noa), Cursor::new(&bytes), &mut out, DataType::F32, dims, 4000, None, &mut |_| {});
+    let e = stream_into(be.as_ref(), "szx", noa, &bytes, &mut out, DataType::F32, dims, 4000, None);
     assert!(matches!(e, Err(Error::Config(_))), "{e:?}");
     // a reader with more values than the dims is a wrong --dims: an input error
     let mut long = bytes.clone();
     long.extend_from_slice(&[0; 4]);
-    let e = compress_stream(
+    let e = stream_into(
         be.as_ref(),
-        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
-        Cursor::new(&long),
-        Vec::new(),
+        "szx",
+        ErrorBound::new(ErrorMode::Abs, 0.01).unwrap(),
+        &long,
+        &mut Vec::new(),
         DataType::F32,
         dims,
         4000,
         None,
-        &mut |_| {},
     );
     assert!(matches!(e, Err(Error::Input(_))), "{e:?}");
     // a short reader is an I/O error, not a short stream
-    let e = compress_stream(
+    let e = stream_into(
         be.as_ref(),
-        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
-        Cursor::new(&bytes[..20_000]),
-        Vec::new(),
+        "szx",
+        ErrorBound::new(ErrorMode::Abs, 0.01).unwrap(),
+        &bytes[..20_000],
+        &mut Vec::new(),
         DataType::F32,
         dims,
         4000,
         None,
-        &mut |_| {},
     );
     assert!(matches!(e, Err(Error::Io { .. })), "{e:?}");
     let mut out = Vec::new();
-    compress_stream(
-        be.as_ref(),
-        &make("szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap()),
-        Cursor::new(&bytes),
-        &mut out,
-        DataType::F32,
-        dims,
-        4000,
-        None,
-        &mut |_| {},
-    )
-    .unwrap();
+    stream_into(be.as_ref(), "szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap(), &bytes, &mut out, DataType::F32, dims, 4000, None)
+        .unwrap();
     assert!(read_index(&mut Cursor::new(out.clone())).is_ok());
     // every truncation and a flip in every 97th byte: typed errors or, for flips inside
     // a chunk archive, an error when that chunk is decoded; never a panic
@@ -234,18 +218,7 @@ fn boxes_decode_from_the_chunks_they_cross() {
         let v = values(dims.len() as usize);
         let bytes = f32_bytes(&v);
         let mut out = Vec::new();
-        compress_stream(
-            be.as_ref(),
-            &make("szp_centered", eb),
-            Cursor::new(&bytes),
-            &mut out,
-            DataType::F32,
-            dims,
-            chunk as u64,
-            None,
-            &mut |_| {},
-        )
-        .unwrap();
+        stream_into(be.as_ref(), "szp_centered", eb, &bytes, &mut out, DataType::F32, dims, chunk as u64, None).unwrap();
         let mut r = Cursor::new(out);
         let ix = read_index(&mut r).unwrap();
         let mut all = Vec::new();
@@ -276,18 +249,7 @@ fn pipes_in_and_out() {
     let be = cpu();
     let eb = ErrorBound::new(ErrorMode::Abs, 0.02).unwrap();
     let mut out = Vec::new();
-    compress_stream(
-        be.as_ref(),
-        &make("szp_composed", eb),
-        Cursor::new(&bytes),
-        &mut out,
-        DataType::F32,
-        dims,
-        2 * 64 * 40 * 4,
-        None,
-        &mut |_| {},
-    )
-    .unwrap();
+    stream_into(be.as_ref(), "szp_composed", eb, &bytes, &mut out, DataType::F32, dims, 2 * 64 * 40 * 4, None).unwrap();
     // sequential decode (no seeking) equals the indexed decode
     let mut seq = Vec::new();
     let h = fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut seq, &mut |_| {}).unwrap();
@@ -365,18 +327,7 @@ fn constant_and_non_finite_fields_stream_losslessly_under_noa() {
         let range = scan_range(Cursor::new(&bytes), DataType::F32, dims.len()).unwrap();
         for preset in ["szx", "szp_centered"] {
             let mut out = Vec::new();
-            let s = compress_stream(
-                be.as_ref(),
-                &make(preset, noa),
-                Cursor::new(&bytes),
-                &mut out,
-                DataType::F32,
-                dims,
-                2 * 600 * 4,
-                Some(range),
-                &mut |_| {},
-            )
-            .unwrap();
+            let s = stream_into(be.as_ref(), preset, noa, &bytes, &mut out, DataType::F32, dims, 2 * 600 * 4, Some(range)).unwrap();
             assert_eq!(s.abs_bound, 0.0);
             let mut back = Vec::new();
             fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();
@@ -395,18 +346,7 @@ fn float64_streams() {
     let range = scan_range(Cursor::new(&bytes), DataType::F64, dims.len()).unwrap();
     for preset in ["szx", "szp_composed"] {
         let mut out = Vec::new();
-        let s = compress_stream(
-            be.as_ref(),
-            &make(preset, noa),
-            Cursor::new(&bytes),
-            &mut out,
-            DataType::F64,
-            dims,
-            3 * 33 * 21 * 8,
-            Some(range),
-            &mut |_| {},
-        )
-        .unwrap();
+        let s = stream_into(be.as_ref(), preset, noa, &bytes, &mut out, DataType::F64, dims, 3 * 33 * 21 * 8, Some(range)).unwrap();
         assert_eq!(s.chunks, 4);
         let mut back = Vec::new();
         fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();

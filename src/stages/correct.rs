@@ -28,7 +28,6 @@ use super::wavelet::{self, Wavelet};
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::error::{Error, Result};
 use crate::kernels::params::{CorrectParams32, CorrectParams64, QuantParams64};
-use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
@@ -380,8 +379,8 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
-        let (field, len) = inputs.first().ok_or_else(|| Error::Pipeline(format!("{}: no field", R::TYPE_NAME)))?.device("field")?;
+    fn prepare_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
+        let (_, len) = inputs.first().ok_or_else(|| Error::Pipeline(format!("{}: no field", R::TYPE_NAME)))?.device("field")?;
         let sz = self.dtype.size() as u64;
         let n = len / sz;
         if n == 0 || len % sz != 0 {
@@ -390,10 +389,7 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         let range = match (self.bound.mode, self.field_range) {
             (ErrorMode::Abs, _) => None,
             (_, Some(rg)) => rg,
-            (_, None) => {
-                let chunk = (r.backend.info().max_binding_bytes.min((1 << 31) - 256) / sz / 64 * 64).max(64);
-                device_range(r, field, n, self.dtype == DataType::F64, chunk)?
-            }
+            (_, None) => return Err(Error::Pipeline(format!("{}: NOA/REL needs the field range from the pipeline", R::TYPE_NAME))),
         };
         self.resolved = Some(self.resolve(n, range));
         Ok(())

@@ -12,7 +12,6 @@ use super::bound::Resolved;
 use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::error::{Error, Result};
 use crate::kernels::params::{QuantParams32, QuantParams64};
-use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
@@ -326,8 +325,8 @@ impl Stage for QuantizerStage {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
-        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?.device("Quantizer input")?;
+    fn prepare_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
+        let (_, len) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?.device("Quantizer input")?;
         let n = len / self.sz();
         if n == 0 || len % self.sz() != 0 {
             return Err(Error::Input(format!("Quantizer: {len} bytes are not whole {} values", self.cfg.input_type)));
@@ -335,7 +334,7 @@ impl Stage for QuantizerStage {
         let range = match (self.cfg.bound.mode, self.field_range) {
             (ErrorMode::Abs, _) => None,
             (_, Some(rg)) => rg,
-            (_, None) => device_range(r, input, n, self.f64v(), self.chunk_elems(r, opts)?)?,
+            (_, None) => return Err(Error::Pipeline("Quantizer: NOA/REL needs the field range from the pipeline".into())),
         };
         self.resolved = Some(self.resolve(n, range));
         Ok(())

@@ -15,7 +15,6 @@ use super::{ids, Part, PartLen, PortData, PortSpec, RunOptions, Stage};
 use crate::backend::cpu::szp::{szp_cost, RAW_WIDTH};
 use crate::error::{Error, Result};
 use crate::kernels::params::{SzpParams32, SzpParams64};
-use crate::kernels::range::device_range;
 use crate::kernels::scan::record_exclusive_scan;
 use crate::kernels::{workgroup_size, Kernel};
 use crate::pipeline::config::Keys;
@@ -35,6 +34,8 @@ pub struct SzpStage {
     dims: Option<Dims>,
     resolved: Option<Resolved>,
     raw_blocks: Option<u64>,
+    /// The raw field's range from the pipeline (NOA).
+    field_range: Option<Option<(f64, f64)>>,
 }
 
 impl SzpStage {
@@ -49,7 +50,7 @@ impl SzpStage {
             return Err(Error::config("SZp supports error_bound_mode ABS or NOA"));
         }
         let bound = ErrorBound::new(bound.mode, bound.value)?;
-        Ok(SzpStage { dtype, block_size, bound, dims: None, resolved: None, raw_blocks: None })
+        Ok(SzpStage { dtype, block_size, bound, dims: None, resolved: None, raw_blocks: None, field_range: None })
     }
 
     pub fn from_toml(t: &mut Keys) -> Result<Self> {
@@ -202,20 +203,26 @@ impl Stage for SzpStage {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
+    fn wants_field_range(&self) -> bool {
+        self.bound.mode != ErrorMode::Abs
+    }
+    fn set_field_range(&mut self, range: Option<(f64, f64)>) {
+        self.field_range = Some(range);
+    }
+
+    fn prepare_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
         if self.bound.mode == ErrorMode::Rel {
             return Err(Error::config("SZp supports error_bound_mode ABS or NOA, not REL"));
         }
-        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZp: no input".into()))?.device("SZp input")?;
+        let (_, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZp: no input".into()))?.device("SZp input")?;
         let n = len / self.sz();
         if n == 0 || len % self.sz() != 0 {
             return Err(Error::Input(format!("SZp: {len} bytes are not whole {} values", self.dtype)));
         }
-        let range = if self.bound.mode == ErrorMode::Abs {
-            None
-        } else {
-            let g = self.geometry(r, n, opts)?;
-            device_range(r, input, n, self.f64v(), g.cb * g.bs)?
+        let range = match self.field_range {
+            _ if self.bound.mode == ErrorMode::Abs => None,
+            Some(rg) => rg,
+            None => return Err(Error::Pipeline("SZp: NOA needs the field range from the pipeline".into())),
         };
         self.resolved = Some(self.resolve(n, range));
         Ok(())
@@ -320,8 +327,7 @@ impl Stage for SzpStage {
             ("error_bound_mode".to_string(), self.bound.mode.to_string()),
         ];
         if let Some(res) = &self.resolved {
-            v.push(("dims".into(), res.dims.to_string()));
-            v.push(("resolved_abs_bound".into(), format!("{:e}", res.eb_abs)));
+            v.extend(res.describe(self.dtype));
         }
         v
     }

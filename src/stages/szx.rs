@@ -60,6 +60,8 @@ pub struct SzxStage {
     dims: Option<Dims>,
     resolved: Option<Resolved>,
     stats: Option<SzxStats>,
+    /// The raw field's range from the pipeline (NOA/REL).
+    field_range: Option<Option<(f64, f64)>>,
 }
 
 impl SzxStage {
@@ -71,7 +73,7 @@ impl SzxStage {
             return Err(Error::config(format!("SZx data_type must be float32 or float64, got {}", cfg.dtype)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None })
+        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None, field_range: None })
     }
 
     pub fn config(&self) -> &SzxConfig {
@@ -251,6 +253,7 @@ impl SzxStage {
             dims: Some(res.dims),
             resolved: Some(res),
             stats: Some(stats),
+            field_range: None,
         })
     }
 }
@@ -300,8 +303,15 @@ impl Stage for SzxStage {
         self.resolved.map(|r| r.dims)
     }
 
-    fn prepare_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<()> {
-        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
+    fn wants_field_range(&self) -> bool {
+        self.cfg.bound.mode != ErrorMode::Abs
+    }
+    fn set_field_range(&mut self, range: Option<(f64, f64)>) {
+        self.field_range = Some(range);
+    }
+
+    fn prepare_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
+        let (_, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
         let n = len / self.sz();
         if n == 0 || len % self.sz() != 0 {
             return Err(Error::Input(format!("SZx: {len} input bytes are not a whole number of {} values", self.cfg.dtype)));
@@ -310,9 +320,9 @@ impl Stage for SzxStage {
             self.resolved = Some(self.resolve_bound(n, None)?);
             return Ok(());
         }
-        // NOA / REL: min and max of the finite values, reduced on the device.
-        let g = self.geometry(r, n, opts)?;
-        let range = crate::kernels::range::device_range(r, input, n, self.is_f64(), g.cb * g.bs)?;
+        // NOA / REL: min and max of the finite values, reduced on the device by the
+        // pipeline (once for every stage that needs them)
+        let range = self.field_range.ok_or_else(|| Error::Pipeline("SZx: NOA/REL needs the field range from the pipeline".into()))?;
         self.resolved = Some(self.resolve_bound(n, range)?);
         Ok(())
     }

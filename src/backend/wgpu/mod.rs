@@ -681,21 +681,17 @@ impl Backend for WgpuBackend {
         if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
             return self.upload_staged(&b, offset, data);
         }
-        // write in pieces so the queue's staging stays bounded
-        const PIECE: usize = 64 << 20;
-        let mut off = offset;
-        for chunk in data.chunks(PIECE) {
-            if chunk.len() % 4 == 0 {
-                self.queue.write_buffer(&b, off, chunk);
-            } else {
-                let mut padded = chunk.to_vec();
-                padded.resize(chunk.len().next_multiple_of(4), 0);
-                if off + padded.len() as u64 > b.size() {
-                    return Err(Error::Device("unaligned write at buffer end".into()));
-                }
-                self.queue.write_buffer(&b, off, &padded);
+        // small writes (and a ragged write that ends at the buffer's end) through the
+        // queue's own staging
+        if data.len() % 4 == 0 {
+            self.queue.write_buffer(&b, offset, data);
+        } else {
+            let mut padded = data.to_vec();
+            padded.resize(data.len().next_multiple_of(4), 0);
+            if offset + padded.len() as u64 > b.size() {
+                return Err(Error::Device("unaligned write at buffer end".into()));
             }
-            off += chunk.len() as u64;
+            self.queue.write_buffer(&b, offset, &padded);
         }
         Ok(())
     }
