@@ -199,7 +199,8 @@ pub trait Stage: Send {
     fn graph_compatible(&self) -> bool {
         true
     }
-    /// Host decisions that need device data before recording (e.g. NOA's range). The
+    /// Host decisions before recording (e.g. resolving a NOA/REL bound against the
+    /// range from `set_field_range`). The
     /// inputs are on the device already (earlier work has been submitted).
     fn prepare_forward(&mut self, _r: &mut Recorder, _inputs: &[PortData], _opts: &RunOptions) -> Result<()> {
         Ok(())
