@@ -50,13 +50,15 @@ fn bench_kernels(c: &mut Criterion) {
             two_maxw: 16777216.0,
             ..Default::default()
         };
-        g.bench_function(BenchmarkId::new("szx_classify", &name), |b| {
+        g.bench_function(BenchmarkId::new("szx_encode", &name), |b| {
             b.iter(|| {
                 let mut r = Recorder::new(be.as_ref());
                 let info = BufSlice::new(r.alloc(4 * nb as u64).unwrap(), 0, 4 * nb as u64);
                 let refs = BufSlice::new(r.alloc(4 * nb as u64).unwrap(), 0, 4 * nb as u64);
                 let cost = BufSlice::new(r.alloc(4 * nb as u64).unwrap(), 0, 4 * nb as u64);
-                r.dispatch_teams(Kernel::SzxClassify, false, bytemuck::bytes_of(&sp), &[inw, inw, info, refs, cost], nb as u64).unwrap();
+                let slots = BufSlice::new(r.alloc(N * 4).unwrap(), 0, N * 4);
+                r.dispatch_teams(Kernel::SzxEncode, false, bytemuck::bytes_of(&sp), &[inw, inw, inw, info, refs, cost, slots], nb as u64)
+                    .unwrap();
                 r.submit().unwrap();
             })
         });

@@ -23,6 +23,14 @@ impl BufSlice {
     pub fn new(buf: BufId, offset: u64, size: u64) -> Self {
         BufSlice { buf, offset, size }
     }
+
+    /// The same window for an `array<vec4<u32>>` binding: its whole 16-byte groups, at
+    /// least one. Every buffer is allocated in multiples of 256 bytes and bound at
+    /// 256-byte-aligned offsets, so the window stays inside its buffer; kernels read
+    /// through it only the groups that lie wholly inside the data.
+    pub fn vec4_view(self) -> Self {
+        BufSlice { size: (self.size / 16 * 16).max(16), ..self }
+    }
 }
 
 /// One recorded operation.

@@ -193,8 +193,9 @@ fn szx_params<F: SzxFloat>(n: usize, bs: u32, eb: f64, exact: bool) -> Vec<u8> {
     }
 }
 
-/// classify -> (cpu scan) -> pack -> meta_cost -> (cpu scan) -> unpack, each kernel
-/// checked against its twin.
+/// encode -> (cpu scan) -> compact -> meta_cost -> (cpu scan) -> unpack, each kernel
+/// checked against its twin. encode's slots start as the same poison on both sides, so
+/// the comparison also checks that it writes exactly the words it defines.
 fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64) {
     let f64v = F::WT == 2;
     let sz = 4 * F::WT as usize;
@@ -202,13 +203,21 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     let p = szx_params::<F>(n, bs, eb, false);
     let out = twin_check(
         what,
-        Kernel::SzxClassify,
+        Kernel::SzxEncode,
         f64v,
         &p,
-        &[B::In(data.clone()), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4)],
+        &[
+            B::In(data.clone()),
+            B::Same(0),
+            B::Same(0),
+            B::Out(nb * 4),
+            B::Out(nb * sz),
+            B::Out(nb * 4),
+            B::Init(vec![0xC3; n * sz]),
+        ],
         nb as u64,
     );
-    let (info, refs, cost) = (out[0].clone(), out[1].clone(), u32s(&out[2]));
+    let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
     let mut offs = vec![0u32; nb];
     let mut acc = 0u32;
     for b in 0..nb {
@@ -218,16 +227,14 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     let total = acc as usize;
     let out = twin_check(
         what,
-        Kernel::SzxPack,
+        Kernel::SzxCompact,
         f64v,
         &p,
         &[
-            B::In(data.clone()),
-            B::Same(0),
             B::In(info.clone()),
             B::In(refs.clone()),
-            B::Same(3),
             B::In(bytes32(&offs)),
+            B::In(slots),
             B::Out((2 * nb).next_multiple_of(4)),
             B::Out(total * 4),
             B::Out(4),
@@ -259,7 +266,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
 #[test]
 fn szx_kernels_match_twins_random() {
     let mut rng = Rng(seed());
-    for &(n, bs) in &[(1usize, 128u32), (127, 128), (1000, 1), (5000, 7), (70_001, 128), (9000, 4096)] {
+    for &(n, bs) in &[(1usize, 128u32), (127, 128), (1000, 1), (5000, 7), (5000, 6), (3001, 64), (70_001, 128), (9000, 4096)] {
         // smooth + noise, some constant stretches, some specials
         let v: Vec<f32> = (0..n)
             .map(|i| {
@@ -301,13 +308,13 @@ fn range_kernels_match_twins() {
             Kernel::SzxRangePartial,
             false,
             bytemuck::bytes_of(&p),
-            &[B::In(f32_bytes(&v)), B::Out(np * 8)],
+            &[B::In(f32_bytes(&v)), B::Same(0), B::Out(np * 8)],
             np as u64,
         );
         twin_check("range f32", Kernel::SzxRangeFinal, false, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(8)], 1);
         let v64: Vec<u8> = v.iter().flat_map(|&x| (x as f64 * -3.0).to_le_bytes()).collect();
         let parts =
-            twin_check("range f64", Kernel::SzxRangePartial, true, bytemuck::bytes_of(&p), &[B::In(v64), B::Out(np * 16)], np as u64);
+            twin_check("range f64", Kernel::SzxRangePartial, true, bytemuck::bytes_of(&p), &[B::In(v64), B::Same(0), B::Out(np * 16)], np as u64);
         twin_check("range f64", Kernel::SzxRangeFinal, true, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(16)], 1);
     }
 }

@@ -37,7 +37,7 @@ fn params_layouts_match_wgsl() {
             check(k, f64, RangeParams::FIELDS, std::mem::size_of::<RangeParams>());
         }
     }
-    for k in [Kernel::SzxClassify, Kernel::SzxPack, Kernel::SzxMetaCost, Kernel::SzxUnpack] {
+    for k in [Kernel::SzxEncode, Kernel::SzxCompact, Kernel::SzxMetaCost, Kernel::SzxUnpack] {
         check(k, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
         check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
     }

@@ -1,6 +1,8 @@
 // szx_range_partial: min/max keys of the finite values (subnormals included; inf and
 // NaN excluded) of ITEMS * WG consecutive elements per workgroup. Output per
 // workgroup: the min key then the max key. No finite value: (KEY_MAX, KEY_MIN).
+// Reads 16-byte groups (data4, the same window) wherever a group lies wholly inside
+// the data, word by word only at the end.
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 
@@ -13,7 +15,8 @@ struct RangeParams {
 
 @group(0) @binding(0) var<uniform> R: RangeParams;
 @group(0) @binding(1) var<storage, read> data_u: array<u32>;
-@group(0) @binding(2) var<storage, read_write> parts: array<KT>;
+@group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> parts: array<KT>;
 
 const WG: u32 = 256u;
 const ITEMS: u32 = 16u;
@@ -25,6 +28,18 @@ const WT: u32 = 1u;
 var<workgroup> s_min: array<KT, WG>;
 var<workgroup> s_max: array<KT, WG>;
 
+fn fold(mn: ptr<function, KT>, mx: ptr<function, KT>, lo: u32, hi: u32) {
+    if (value_class(lo, hi) != 2u) {
+        let key = key_from_words(lo, hi);
+        if (key_lt(key, *mn)) {
+            *mn = key;
+        }
+        if (key_lt(*mx, key)) {
+            *mx = key;
+        }
+    }
+}
+
 @compute @workgroup_size(WG)
 fn szx_range_partial(@builtin(local_invocation_index) lid: u32,
                      @builtin(workgroup_id) wid: vec3<u32>,
@@ -35,22 +50,40 @@ fn szx_range_partial(@builtin(local_invocation_index) lid: u32,
     }
     var mn = KEY_MAX;
     var mx = KEY_MIN;
-    let base = p * WG * ITEMS;
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = base + k * WG + lid;
-        if (i < R.n) {
-            let lo = data_u[i * WT];
-            let hi = data_u[i * WT + WT - 1u];
-            if (value_class(lo, hi) != 2u) {
-                let key = key_from_words(lo, hi);
-                if (key_lt(key, mn)) {
-                    mn = key;
-                }
-                if (key_lt(mx, key)) {
-                    mx = key;
+    let words = R.n * WT;
+    // the part's ITEMS * WG values are ITEMS * WT / 4 groups of 16 bytes per invocation
+    let base = p * WG * ITEMS * WT / 4u;
+    for (var k = 0u; k < ITEMS * WT / 4u; k++) {
+        let q = base + k * WG + lid;
+        var v = vec4<u32>(0u);
+        var nv = 0u;
+        if (4u * q + 4u <= words) {
+            v = data4[q];
+            nv = 4u / WT;
+        } else if (4u * q < words) {
+            // the last, partial group
+            nv = (words - 4u * q) / WT;
+            for (var j = 0u; j < 4u; j++) {
+                if (4u * q + j < words) {
+                    v[j] = data_u[4u * q + j];
                 }
             }
         }
+#ifdef F64
+        let lo = vec2<u32>(v.x, v.z);
+        let hi = vec2<u32>(v.y, v.w);
+        for (var j = 0u; j < 2u; j++) {
+            if (j < nv) {
+                fold(&mn, &mx, lo[j], hi[j]);
+            }
+        }
+#else
+        for (var j = 0u; j < 4u; j++) {
+            if (j < nv) {
+                fold(&mn, &mx, v[j], v[j]);
+            }
+        }
+#endif
     }
     s_min[lid] = mn;
     s_max[lid] = mx;

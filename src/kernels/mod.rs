@@ -19,8 +19,8 @@ pub enum Kernel {
     ScanDownsweep,
     SzxRangePartial,
     SzxRangeFinal,
-    SzxClassify,
-    SzxPack,
+    SzxEncode,
+    SzxCompact,
     SzxMetaCost,
     SzxUnpack,
     QuantEncode,
@@ -55,8 +55,8 @@ impl Kernel {
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
         Kernel::SzxRangeFinal,
-        Kernel::SzxClassify,
-        Kernel::SzxPack,
+        Kernel::SzxEncode,
+        Kernel::SzxCompact,
         Kernel::SzxMetaCost,
         Kernel::SzxUnpack,
         Kernel::QuantEncode,
@@ -92,8 +92,8 @@ impl Kernel {
             Kernel::ScanDownsweep => "scan_downsweep",
             Kernel::SzxRangePartial => "szx_range_partial",
             Kernel::SzxRangeFinal => "szx_range_final",
-            Kernel::SzxClassify => "szx_classify",
-            Kernel::SzxPack => "szx_pack",
+            Kernel::SzxEncode => "szx_encode",
+            Kernel::SzxCompact => "szx_compact",
             Kernel::SzxMetaCost => "szx_meta_cost",
             Kernel::SzxUnpack => "szx_unpack",
             Kernel::QuantEncode => "quant_encode",
@@ -130,8 +130,8 @@ impl Kernel {
             Kernel::ScanDownsweep => "scan/downsweep.wgsl",
             Kernel::SzxRangePartial => "szx/range_partial.wgsl",
             Kernel::SzxRangeFinal => "szx/range_final.wgsl",
-            Kernel::SzxClassify => "szx/classify.wgsl",
-            Kernel::SzxPack => "szx/pack.wgsl",
+            Kernel::SzxEncode => "szx/encode.wgsl",
+            Kernel::SzxCompact => "szx/compact.wgsl",
             Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
             Kernel::SzxUnpack => "szx/unpack.wgsl",
             Kernel::QuantEncode => "quant/encode.wgsl",
@@ -198,8 +198,8 @@ impl Kernel {
                 | Kernel::LorenzoScanX
                 | Kernel::SzpUnpack
                 | Kernel::ChainUnpack
-                | Kernel::SzxClassify
-                | Kernel::SzxPack
+                | Kernel::SzxEncode
+                | Kernel::SzxCompact
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
         )

@@ -24,7 +24,7 @@ pub fn device_range(r: &mut Recorder, input: BufSlice, n: u64, f64v: bool, chunk
         let rp = RangeParams { n: nk as u32, nparts: np as u32, ..Default::default() };
         let inw = BufSlice::new(input.buf, input.offset + k * chunk_elems * sz, nk * sz);
         let pw = BufSlice::new(parts, 0, np * 2 * wt * 4);
-        r.dispatch(Kernel::SzxRangePartial, f64v, &rp, &[inw, pw], np)?;
+        r.dispatch(Kernel::SzxRangePartial, f64v, &rp, &[inw, inw.vec4_view(), pw], np)?;
         r.dispatch(Kernel::SzxRangeFinal, f64v, &rp, &[pw, BufSlice::new(results, 256 * k, 2 * wt * 4)], 1)?;
     }
     let idx = r.readback(BufSlice::new(results, 0, 256 * nchunks));

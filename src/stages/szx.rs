@@ -351,26 +351,31 @@ impl Stage for SzxStage {
         let refs = r.temp(8 * g.cb)?;
         let cost = r.temp(4 * g.cb)?;
         let offsets = r.temp(4 * g.cb)?;
+        // each block's body in its own slot (szx_encode), then moved to its offset
+        let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
+        let slots = r.temp(slot_bytes)?;
         let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
         let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
             let p = self.params_bytes(&res, nk, nbk, k, 0);
             let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
+            let in4 = inw.vec4_view();
             let info_w = BufSlice::new(info, 0, 4 * nbk);
             let refs_w = BufSlice::new(refs, 0, sz * nbk);
             let cost_w = BufSlice::new(cost, 0, 4 * nbk);
             let off_w = BufSlice::new(offsets, 0, 4 * nbk);
+            let slots_w = BufSlice::new(slots, 0, nk * sz);
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            r.dispatch_teams(Kernel::SzxClassify, f64v, &p, &[inw, inw, info_w, refs_w, cost_w], nbk)?;
+            r.dispatch_teams(Kernel::SzxEncode, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk)?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
             r.dispatch_teams(
-                Kernel::SzxPack,
+                Kernel::SzxCompact,
                 f64v,
                 &p,
-                &[inw, inw, info_w, refs_w, refs_w, off_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
+                &[info_w, refs_w, off_w, slots_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
                 nbk,
             )?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });

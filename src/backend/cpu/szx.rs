@@ -602,61 +602,65 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
     (inf, r, block_cost::<F>(inf, len))
 }
 
-/// Twin of `szx_classify`.
-pub fn szx_classify<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+/// The body szx_encode leaves in block `b`'s slot: the packed codes (quantized) or
+/// the values (raw); nothing for a constant block.
+fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, r: F, b: u32, out: &mut [u32]) {
+    let start = (b * p.block_size) as usize;
+    let len = block_len(p, b) as usize;
+    let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
+    let wt = F::WT as usize;
+    match typ {
+        BT_RAW => out[..len * wt].copy_from_slice(&data_u[start * wt..(start + len) * wt]),
+        BT_QUANT => {
+            let qlim = width_limit(w);
+            let nw = (len * w as usize).div_ceil(32);
+            super::bitpack::pack_codes((0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0), w, &mut out[..nw]);
+        }
+        _ => {}
+    }
+}
+
+/// Twin of `szx_encode`.
+pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::params(p)?;
-    let data_u: &[u32] = view(b.ro[0], "szx_classify.data_u")?;
-    let data_f: &[F] = view_trunc(b.ro[1], "szx_classify.data_f")?;
+    let data_u: &[u32] = view(b.ro[0], "szx_encode.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[2], "szx_encode.data_f")?;
     let nb = team_blocks(p.nblocks, groups);
-    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "classify sizes")?;
+    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
     let res: Vec<(u32, F, u32)> = (0..nb as u32).into_par_iter().map(|blk| classify_block(&p, data_u, data_f, blk)).collect();
-    let [info, refs, cost] = &mut b.rw[..] else {
-        return Err(Error::Device("szx_classify: bindings".into()));
+    let [info, refs, cost, slots] = &mut b.rw[..] else {
+        return Err(Error::Device("szx_encode: bindings".into()));
     };
     let info: &mut [u32] = view_mut(info, "info")?;
     let refs: &mut [F] = view_mut(&mut refs[..], "refs")?;
     let cost: &mut [u32] = view_mut(cost, "cost")?;
-    need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb, "classify outputs")?;
-    for (i, (a, r, c)) in res.into_iter().enumerate() {
-        info[i] = a;
-        refs[i] = r;
-        cost[i] = c;
+    let slots: &mut [u32] = view_mut(slots, "slots")?;
+    let slot = (p.block_size * F::WT) as usize;
+    need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb && slots.len() >= p.n as usize * F::WT as usize, "encode outputs")?;
+    for (i, (a, r, c)) in res.iter().enumerate() {
+        info[i] = *a;
+        refs[i] = *r;
+        cost[i] = *c;
     }
+    slots[..p.n as usize * F::WT as usize].par_chunks_mut(slot).zip(res.par_iter()).enumerate().take(nb).for_each(|(blk, (out, (a, r, _)))| {
+        encode_body(&p, data_u, data_f, *a, *r, blk as u32, out);
+    });
     Ok(())
 }
 
-/// Payload words of one block (the pack kernel's work for block `b`).
-fn pack_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, refw: &[u32], r: F, b: u32, out: &mut [u32]) {
-    let start = (b * p.block_size) as usize;
-    let len = block_len(p, b) as usize;
-    let typ = inf & 0xff;
-    let w = (inf >> 8) & 0xff;
-    let wt = F::WT as usize;
-    if typ == BT_RAW {
-        out.copy_from_slice(&data_u[start * wt..(start + len) * wt]);
-        return;
-    }
-    out[..wt].copy_from_slice(&refw[..wt]);
-    if typ == BT_CONST {
-        return;
-    }
-    let qlim = width_limit(w);
-    super::bitpack::pack_codes((0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0), w, &mut out[wt..]);
-}
-
-/// Twin of `szx_pack`.
-pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+/// Twin of `szx_compact`.
+pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::params(p)?;
-    let data_u: &[u32] = view(b.ro[0], "szx_pack.data_u")?;
-    let data_f: &[F] = view_trunc(b.ro[1], "szx_pack.data_f")?;
-    let info: &[u32] = view(b.ro[2], "szx_pack.info")?;
-    let refs_u: &[u32] = view(b.ro[3], "szx_pack.refs_u")?;
-    let refs_f: &[F] = view_trunc(b.ro[4], "szx_pack.refs_f")?;
-    let offsets: &[u32] = view(b.ro[5], "szx_pack.offsets")?;
+    let info: &[u32] = view(b.ro[0], "szx_compact.info")?;
+    let refs_u: &[u32] = view(b.ro[1], "szx_compact.refs_u")?;
+    let offsets: &[u32] = view(b.ro[2], "szx_compact.offsets")?;
+    let slots: &[u32] = view(b.ro[3], "szx_compact.slots")?;
     let nb = team_blocks(p.nblocks, groups);
-    need(info.len() >= nb && offsets.len() >= nb && refs_f.len() >= nb, "pack inputs")?;
+    let wt = F::WT as usize;
+    need(info.len() >= nb && offsets.len() >= nb && refs_u.len() >= nb * wt, "compact inputs")?;
+    need(slots.len() >= p.n as usize * wt, "compact slots")?;
     let [meta, payload, totals] = &mut b.rw[..] else {
-        return Err(Error::Device("szx_pack: bindings".into()));
+        return Err(Error::Device("szx_compact: bindings".into()));
     };
     let meta: &mut [u32] = view_mut(meta, "meta")?;
     let payload: &mut [u32] = view_mut(payload, "payload")?;
@@ -673,25 +677,25 @@ pub fn szx_pack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? =
             offsets[last] + block_cost::<F>(info[last], block_len(&p, last as u32));
     }
-    // carve the payload into each block's disjoint window, then fill them in parallel
-    let mut jobs: Vec<(usize, &mut [u32])> = Vec::with_capacity(nb);
-    let mut rest: &mut [u32] = payload;
-    let mut consumed = 0usize;
+    let slot = (p.block_size as usize) * wt;
     for blk in 0..nb {
+        let len = block_len(&p, blk as u32) as usize;
+        let inf = info[blk];
+        let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
         let off = offsets[blk] as usize;
-        let c = block_cost::<F>(info[blk], block_len(&p, blk as u32)) as usize;
-        need(off >= consumed && off + c <= consumed + rest.len(), "pack offsets not monotone or out of range")?;
-        let tail = std::mem::take(&mut rest);
-        let (_, tail) = tail.split_at_mut(off - consumed);
-        let (mine, tail) = tail.split_at_mut(c);
-        rest = tail;
-        consumed = off + c;
-        jobs.push((blk, mine));
+        let c = block_cost::<F>(inf, len as u32) as usize;
+        let out = payload.get_mut(off..off + c).ok_or_else(|| Error::Device("compact: payload window too small".into()))?;
+        let body = &slots[blk * slot..];
+        if typ == BT_RAW {
+            out.copy_from_slice(&body[..c]);
+            continue;
+        }
+        out[..wt].copy_from_slice(&refs_u[blk * wt..blk * wt + wt]);
+        let nw = (len * w as usize).div_ceil(32);
+        for (j, o) in out[wt..].iter_mut().enumerate() {
+            *o = if j < nw { body[j] } else { 0 };
+        }
     }
-    let wt = F::WT as usize;
-    jobs.into_par_iter().for_each(|(blk, out)| {
-        pack_block(&p, data_u, data_f, info[blk], &refs_u[blk * wt..blk * wt + wt], refs_f[blk], blk as u32, out);
-    });
     Ok(())
 }
 
@@ -754,6 +758,7 @@ pub fn szx_unpack<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
 pub fn szx_range_partial<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: RangeParams = params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_range_partial.data_u")?;
+    // b.ro[1] is the same data as vec4<u32> (the kernel's wide loads)
     let parts: &mut [u32] = view_mut(b.rw[0], "szx_range_partial.parts")?;
     let n = (p.n as usize).min(data_u.len() / F::WT as usize);
     let np = p.nparts.min(groups) as usize;

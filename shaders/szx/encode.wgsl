@@ -1,0 +1,406 @@
+// szx_encode: SZx compression of each block in one pass over the data. One team (a
+// subgroup, or the workgroup without subgroups; see common/team.wgsl) per block,
+// blocks walked grid-stride. Each lane holds UNIT = 4 consecutive values per unit
+// (a team's unit covers 4 * team-size values, a multiple of 32, so a unit's codes fill
+// whole words); the block's first unit stays in registers from the load to the pack.
+// Per block: min/max (integer keys), the block type (constant: midpoint within eb of
+// every value; quantized: reference = min, fixed-width codes, every reconstruction
+// verified within eb; raw otherwise), written as info[b] = type | width << 8, refs[b],
+// cost[b] (payload words); and the block's body in its own slot of the `slots` buffer
+// (block b at word b * block_size * WT): the packed codes (quantized) or the values
+// (raw); a constant block has no body. szx_compact then moves the bodies to their
+// scanned offsets. Writes exactly those words: the rest of `slots` is left untouched.
+#include "common/grid.wgsl"
+#include "common/ordered.wgsl"
+#include "common/szx_types.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> data_u: array<u32>;
+@group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> data_f: array<FT>;
+@group(0) @binding(4) var<storage, read_write> info: array<u32>;
+@group(0) @binding(5) var<storage, read_write> refs: array<FT>;
+@group(0) @binding(6) var<storage, read_write> cost: array<u32>;
+@group(0) @binding(7) var<storage, read_write> slots: array<u32>;
+
+#include "common/szx_math.wgsl"
+
+const WG: u32 = 256u;
+const UNIT: u32 = 4u;
+#include "common/team.wgsl"
+
+// Four consecutive values starting at i0; only the first `n` (0..4) are in the block.
+struct Unit {
+    x: vec4<FT>,
+    lo: vec4<u32>,
+    hi: vec4<u32>,
+    n: u32,
+}
+
+fn load_unit(i0: u32, end: u32) -> Unit {
+    var u: Unit;
+    u.n = select(0u, min(UNIT, end - i0), i0 < end);
+    u.lo = vec4<u32>(0u);
+#ifdef F64
+    u.hi = vec4<u32>(0u);
+    u.x = vec4<FT>(0.0);
+    if (u.n == UNIT && (i0 & 1u) == 0u) {
+        let a = data4[i0 / 2u];
+        let b = data4[i0 / 2u + 1u];
+        u.lo = vec4<u32>(a.x, a.z, b.x, b.z);
+        u.hi = vec4<u32>(a.y, a.w, b.y, b.w);
+        u.x = vec4<FT>(data_f[i0], data_f[i0 + 1u], data_f[i0 + 2u], data_f[i0 + 3u]);
+        return u;
+    }
+    if (u.n > 0u) {
+        u.lo.x = data_u[2u * i0];
+        u.hi.x = data_u[2u * i0 + 1u];
+        u.x.x = data_f[i0];
+    }
+    if (u.n > 1u) {
+        u.lo.y = data_u[2u * i0 + 2u];
+        u.hi.y = data_u[2u * i0 + 3u];
+        u.x.y = data_f[i0 + 1u];
+    }
+    if (u.n > 2u) {
+        u.lo.z = data_u[2u * i0 + 4u];
+        u.hi.z = data_u[2u * i0 + 5u];
+        u.x.z = data_f[i0 + 2u];
+    }
+    if (u.n > 3u) {
+        u.lo.w = data_u[2u * i0 + 6u];
+        u.hi.w = data_u[2u * i0 + 7u];
+        u.x.w = data_f[i0 + 3u];
+    }
+#else
+    if (u.n == UNIT && (i0 & 3u) == 0u) {
+        u.lo = data4[i0 / 4u];
+    } else {
+        if (u.n > 0u) {
+            u.lo.x = data_u[i0];
+        }
+        if (u.n > 1u) {
+            u.lo.y = data_u[i0 + 1u];
+        }
+        if (u.n > 2u) {
+            u.lo.z = data_u[i0 + 2u];
+        }
+        if (u.n > 3u) {
+            u.lo.w = data_u[i0 + 3u];
+        }
+    }
+    u.hi = u.lo;
+    u.x = bitcast<vec4<f32>>(u.lo);
+#endif
+    return u;
+}
+
+// Running min/max keys of a team lane (the index of each, to fetch the value).
+struct MinMax {
+    kmn: KT,
+    kmx: KT,
+    imn: u32,
+    imx: u32,
+    special: u32,
+}
+
+fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
+    let k = key_from_words(lo, hi);
+    if (value_class(lo, hi) != 0u) {
+        (*m).special = 1u;
+    }
+    if (key_lt(k, (*m).kmn) || (*m).imn == 0xffffffffu) {
+        (*m).kmn = k;
+        (*m).imn = i;
+    }
+    if (key_lt((*m).kmx, k) || (*m).imx == 0xffffffffu) {
+        (*m).kmx = k;
+        (*m).imx = i;
+    }
+}
+
+fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
+    if (u.n > 0u) {
+        fold_one(m, u.lo.x, u.hi.x, i0);
+    }
+    if (u.n > 1u) {
+        fold_one(m, u.lo.y, u.hi.y, i0 + 1u);
+    }
+    if (u.n > 2u) {
+        fold_one(m, u.lo.z, u.hi.z, i0 + 2u);
+    }
+    if (u.n > 3u) {
+        fold_one(m, u.lo.w, u.hi.w, i0 + 3u);
+    }
+}
+
+// Codes of a unit against reference r (0 past the block), and whether every one
+// reconstructs its value within eb.
+struct Codes {
+    c: vec4<u32>,
+    ok: bool,
+}
+
+fn unit_codes(u: Unit, r: FT, qlim: u32) -> Codes {
+    var cs: Codes;
+    cs.c = vec4<u32>(0u);
+    var ok = vec4<bool>(true);
+    if (u.n > 0u) {
+        let c = code_of(u.x.x, r, qlim);
+        cs.c.x = c.x;
+        ok.x = c.y == 1u;
+    }
+    if (u.n > 1u) {
+        let c = code_of(u.x.y, r, qlim);
+        cs.c.y = c.x;
+        ok.y = c.y == 1u;
+    }
+    if (u.n > 2u) {
+        let c = code_of(u.x.z, r, qlim);
+        cs.c.z = c.x;
+        ok.z = c.y == 1u;
+    }
+    if (u.n > 3u) {
+        let c = code_of(u.x.w, r, qlim);
+        cs.c.w = c.x;
+        ok.w = c.y == 1u;
+    }
+    cs.ok = all(ok);
+    return cs;
+}
+
+fn unit_const_ok(u: Unit, mid: FT) -> bool {
+    return (u.n < 1u || within(u.x.x, mid)) && (u.n < 2u || within(u.x.y, mid))
+        && (u.n < 3u || within(u.x.z, mid)) && (u.n < 4u || within(u.x.w, mid));
+}
+
+// The 32-bit value v placed at bit o of a word (o may be negative: low bits dropped).
+fn piece(v: u32, o: i32) -> u32 {
+    if (o >= 32 || o <= -32) {
+        return 0u;
+    }
+    if (o >= 0) {
+        return v << u32(o);
+    }
+    return v >> u32(-o);
+}
+
+// The 4 codes of a lane as one bit string of 4 * w bits (w <= 32), LSB first, in
+// `parts` = ceil(4 w / 32) words (the others 0).
+fn code_string(c: vec4<u32>, w: u32, parts: u32) -> vec4<u32> {
+    let o = vec4<i32>(0, i32(w), i32(2u * w), i32(3u * w));
+    var s = vec4<u32>(0u);
+    for (var q = 0u; q < 4u; q++) {
+        if (q < parts) {
+            let b = i32(32u * q);
+            s[q] = piece(c.x, o.x - b) | piece(c.y, o.y - b) | piece(c.z, o.z - b) | piece(c.w, o.w - b);
+        }
+    }
+    return s;
+}
+
+// Bits [o, o + 32) of a 128-bit string (zeros outside it).
+fn bits_at(s: vec4<u32>, o: i32) -> u32 {
+    return piece(s.x, -o) | piece(s.y, 32 - o) | piece(s.z, 64 - o) | piece(s.w, 96 - o);
+}
+
+#ifdef SUBGROUP
+fn team_string(lane: u32, s: vec4<u32>, m: u32, parts: u32) -> vec4<u32> {
+    var r = vec4<u32>(0u);
+    r.x = subgroupShuffle(s.x, m);
+    if (parts > 1u) {
+        r.y = subgroupShuffle(s.y, m);
+    }
+    if (parts > 2u) {
+        r.z = subgroupShuffle(s.z, m);
+    }
+    if (parts > 3u) {
+        r.w = subgroupShuffle(s.w, m);
+    }
+    return r;
+}
+fn team_publish(lane: u32, s: vec4<u32>) {}
+fn team_done() {}
+#else
+var<workgroup> s_str: array<vec4<u32>, WG>;
+fn team_publish(lane: u32, s: vec4<u32>) {
+    s_str[lane] = s;
+    workgroupBarrier();
+}
+fn team_string(lane: u32, s: vec4<u32>, m: u32, parts: u32) -> vec4<u32> {
+    return s_str[m];
+}
+fn team_done() {
+    workgroupBarrier();
+}
+#endif
+
+// Packs a unit's codes (lane `lane` holds values 4 * lane .. + 3 of the unit) into the
+// slot words [wbase + k * ts * w / 8 ..), stopping at word `nw` of the block.
+fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u32) {
+    let parts = (UNIT * w + 31u) / 32u;
+    let s = code_string(c, w, parts);
+    team_publish(lane, s);
+    let unit_words = ts * w / 8u;
+    let wofs = k * unit_words;
+    // source lanes per word: at most 8 / w + 2
+    let span = 8u / max(w, 1u) + 2u;
+    for (var j0 = 0u; j0 < unit_words; j0 += ts) {
+        let j = j0 + lane;
+        // first lane whose string reaches word j
+        let m0 = (8u * j) / max(w, 1u);
+        var word = 0u;
+        for (var t = 0u; t < span; t++) {
+            let m = min(m0 + t, ts - 1u);
+            let sm = team_string(lane, s, m, parts);
+            if (m0 + t < ts) {
+                word = word | bits_at(sm, i32(32u * j) - i32(UNIT * w * (m0 + t)));
+            }
+        }
+        if (j < unit_words && wofs + j < nw) {
+            slots[base + wofs + j] = word;
+        }
+    }
+    team_done();
+}
+
+fn encode_block(b: u32, lane: u32, ts: u32) {
+    let start = b * P.block_size;
+    let len = block_len(b);
+    let end = start + len;
+    let step_u = UNIT * ts;
+    let units = (len + step_u - 1u) / step_u;
+
+    // pass 1: min / max keys; the first unit stays in registers
+    let u0 = load_unit(start + UNIT * lane, end);
+    var mm = MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
+    fold_unit(&mm, u0, start + UNIT * lane);
+    for (var k = 1u; k < units; k++) {
+        let i0 = start + k * step_u + UNIT * lane;
+        fold_unit(&mm, load_unit(i0, end), i0);
+    }
+    let any_special = team_or(lane, mm.special);
+    let kmin = team_min_key(lane, mm.kmn);
+    let kmax = team_max_key(lane, mm.kmx);
+    let imin = team_min(lane, select(0xffffffffu, mm.imn, mm.imn != 0xffffffffu && key_eq(mm.kmn, kmin)));
+    let imax = team_min(lane, select(0xffffffffu, mm.imx, mm.imx != 0xffffffffu && key_eq(mm.kmx, kmax)));
+    let mn = data_f[imin];
+    let mx = data_f[imax];
+
+    var typ = BT_RAW;
+    var width = 0u;
+    var r = FT(0.0);
+    var c0 = vec4<u32>(0u);
+    if (any_special == 0u) {
+        if (P.exact == 1u) {
+            if (key_eq(kmin, kmax)) {
+                typ = BT_CONST;
+                r = mn;
+            }
+        } else {
+            // pass 2: verify (same decisions as the CPU twin's classify_block)
+            let d = subr(mx, mn);
+            let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
+            let mid = addr(mn, half);
+            let qmaxf = quant(mx, mn);
+            var qok = qmaxf < P.two_maxw;
+            var qmax = 0u;
+            if (qok) {
+                qmax = u32(qmaxf);
+            }
+            var w = 32u - countLeadingZeros(qmax);
+            let qlim = width_limit(w);
+            // a range above 4 eb (2 steps; exact) cannot be a constant block
+            let maybe_const = !(d > P.step * FT(2.0));
+            var cok = maybe_const;
+            if (maybe_const) {
+                cok = unit_const_ok(u0, mid);
+            }
+            if (qok) {
+                let cs = unit_codes(u0, mn, qlim);
+                c0 = cs.c;
+                qok = cs.ok;
+            }
+            for (var k = 1u; k < units; k++) {
+                let i0 = start + k * step_u + UNIT * lane;
+                let u = load_unit(i0, end);
+                if (maybe_const) {
+                    cok = cok && unit_const_ok(u, mid);
+                }
+                if (qok) {
+                    qok = unit_codes(u, mn, qlim).ok;
+                }
+            }
+            let flags = team_and(lane, select(0u, 1u, cok) | select(0u, 2u, qok));
+            var rq = mn;
+            var quant_ok = (flags & 2u) != 0u;
+            if (flags == 0u) {
+                // quarter-step shift of the levels (see the CPU twin)
+                let r2 = subr(mn, mulr(P.step, FT(0.25)));
+                let qf2 = quant(mx, r2);
+                var ok2 = qf2 < P.two_maxw;
+                var qmax2 = 0u;
+                if (ok2) {
+                    qmax2 = u32(qf2);
+                }
+                let w2 = 32u - countLeadingZeros(qmax2);
+                let qlim2 = width_limit(w2);
+                var c2 = vec4<u32>(0u);
+                if (ok2) {
+                    let cs = unit_codes(u0, r2, qlim2);
+                    c2 = cs.c;
+                    ok2 = cs.ok;
+                }
+                for (var k = 1u; k < units; k++) {
+                    if (ok2) {
+                        ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
+                    }
+                }
+                if (team_and(lane, select(0u, 2u, ok2)) != 0u) {
+                    quant_ok = true;
+                    rq = r2;
+                    w = w2;
+                    c0 = c2;
+                }
+            }
+            if ((flags & 1u) != 0u) {
+                typ = BT_CONST;
+                r = mid;
+            } else if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+                typ = BT_QUANT;
+                width = w;
+                r = rq;
+            }
+        }
+    }
+    let inf = typ | (width << 8u);
+    if (lane == 0u) {
+        info[b] = inf;
+        refs[b] = r;
+        cost[b] = block_cost(inf, len);
+    }
+    let base = start * WT;
+    if (typ == BT_RAW) {
+        for (var j = lane; j < len * WT; j += ts) {
+            slots[base + j] = data_u[base + j];
+        }
+    } else if (typ == BT_QUANT) {
+        let nw = (len * width + 31u) / 32u;
+        let qlim = width_limit(width);
+        pack_unit(lane, ts, c0, width, 0u, base, nw);
+        for (var k = 1u; k < units; k++) {
+            let cs = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r, qlim);
+            pack_unit(lane, ts, cs.c, width, k, base, nw);
+        }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn szx_encode(@builtin(local_invocation_index) lid: u32,
+              @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let t = team_geom(lid, SG_ARGS);
+    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
+        encode_block(b, t.x, t.y);
+    }
+}
