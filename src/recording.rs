@@ -136,13 +136,33 @@ impl<'b> Recorder<'b> {
     /// largest size (smaller subgroups leave teams idle; the kernels walk blocks
     /// grid-stride, so every count covers them all).
     pub fn dispatch_teams(&mut self, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], blocks: u64) -> Result<()> {
+        self.dispatch_teams_max(kernel, f64, params, bindings, blocks, 0)
+    }
+
+    /// [`Recorder::dispatch_teams`] with at most `max_groups` workgroups (0: no
+    /// limit) when the kernel runs with subgroup teams; the teams then walk several
+    /// blocks each.
+    pub fn dispatch_teams_max(
+        &mut self,
+        kernel: Kernel,
+        f64: bool,
+        params: &[u8],
+        bindings: &[BufSlice],
+        blocks: u64,
+        max_groups: u64,
+    ) -> Result<()> {
         let info = self.backend.info();
-        let groups = if info.subgroups && kernel.has_subgroup() && info.subgroup_max > 0 {
+        let subgroup_teams = info.subgroups && kernel.has_subgroup() && info.subgroup_max > 0;
+        let mut groups = if subgroup_teams {
             let teams = (crate::kernels::workgroup_size(kernel)? / info.subgroup_max).max(1) as u64;
             blocks.div_ceil(teams)
         } else {
             blocks
         };
+        // workgroup teams (no subgroups) always get one block per workgroup
+        if max_groups > 0 && subgroup_teams {
+            groups = groups.min(max_groups);
+        }
         self.dispatch_bytes(kernel, f64, params, bindings, groups)
     }
 

@@ -79,10 +79,15 @@ fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds
 
 /// Run on both backends with different poison; outputs must match bit for bit.
 fn twin_check(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], groups: u64) -> Vec<Vec<u8>> {
+    twin_check_on(what, k, f64v, params, binds, groups, true)
+}
+
+/// [`twin_check`]; `plain`: also on the adapter's variants without subgroups.
+fn twin_check_on(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], groups: u64, plain: bool) -> Vec<Vec<u8>> {
     let c = cpu();
     let b = run(c.as_ref(), 0x5A, k, f64v, params, binds, groups);
     let mut gpus = vec![gpu()];
-    if !k.always_f64() && !(f64v && k.f64_arith()) {
+    if plain && !k.always_f64() && !(f64v && k.f64_arith()) {
         gpus.push(gpu_plain()); // shared-memory variants
     }
     for g in gpus {
@@ -218,6 +223,27 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         nb as u64,
     );
     let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
+    // two workgroups: each team walks many blocks, loading the next one ahead (the
+    // subgroup variant only: the host never limits the workgroup-team variant, whose
+    // multi-block loop gave wrong blocks on lavapipe)
+    let again = twin_check_on(
+        &format!("{what} (2 workgroups)"),
+        Kernel::SzxEncode,
+        f64v,
+        &p,
+        &[
+            B::In(data.clone()),
+            B::Same(0),
+            B::Same(0),
+            B::Out(nb * 4),
+            B::Out(nb * sz),
+            B::Out(nb * 4),
+            B::Init(vec![0xC3; n * sz]),
+        ],
+        2,
+        false,
+    );
+    assert_eq!(again, out, "{what}: szx_encode with two workgroups");
     let mut offs = vec![0u32; nb];
     let mut acc = 0u32;
     for b in 0..nb {
@@ -285,6 +311,40 @@ fn szx_kernels_match_twins_random() {
             let v64: Vec<f64> = v.iter().map(|&x| x as f64 * 1.000001).collect();
             szx_chain::<f64>(&format!("f64 n={n} bs={bs} eb={eb}"), v64.iter().flat_map(|x| x.to_le_bytes()).collect(), n, bs, eb);
         }
+    }
+}
+
+/// Tiny (down to 2^-100 and 1e-37) and huge magnitudes mixed in blocks, zeros, sign
+/// changes, at bounds from 1e-30 to 1e30.
+#[test]
+fn szx_encode_magnitude_edges() {
+    let mut rng = Rng(seed());
+    for eb in [1e-30f64, 2f64.powi(-89), 1e-3, 3.0, 1e20, 2f64.powi(89), 1e30] {
+        let t = 2f64.powi(-100).max(eb * 2f64.powi(-90)).min(1e30);
+        let v: Vec<f32> = (0..4096)
+            .map(|i| {
+                let r = rng.unit();
+                let base = match (i / 128) % 8 {
+                    0 => t,
+                    1 => t * 0.999,
+                    2 => 2f64.powi(-100),
+                    3 => 1e-37,
+                    4 => eb * 10.0,
+                    5 => 0.0,
+                    6 => -t,
+                    _ => eb * 1e-3,
+                };
+                let x = match i % 5 {
+                    0 => base,
+                    1 => base * (1.0 + r * 1e-6),
+                    2 => 0.0,
+                    3 => base + eb * r,
+                    _ => -base * (1.0 + r),
+                };
+                x as f32
+            })
+            .collect();
+        szx_chain::<f32>(&format!("edges eb={eb:e}"), f32_bytes(&v), v.len(), 128, eb);
     }
 }
 

@@ -264,7 +264,19 @@ fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u3
     team_done();
 }
 
-fn encode_block(b: u32, lane: u32, ts: u32) {
+// The value whose key is k.
+#ifdef F64
+fn value_of_key(k: KT, i: u32) -> FT {
+    return data_f[i];
+}
+#else
+fn value_of_key(k: KT, i: u32) -> FT {
+    return bitcast<f32>(select(~k, k ^ 0x80000000u, (k & 0x80000000u) != 0u));
+}
+#endif
+
+// u0: the block's first unit, loaded by the caller (ahead of time).
+fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     let start = b * P.block_size;
     let len = block_len(b);
     let end = start + len;
@@ -272,7 +284,6 @@ fn encode_block(b: u32, lane: u32, ts: u32) {
     let units = (len + step_u - 1u) / step_u;
 
     // pass 1: min / max keys; the first unit stays in registers
-    let u0 = load_unit(start + UNIT * lane, end);
     var mm = MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
     fold_unit(&mm, u0, start + UNIT * lane);
     for (var k = 1u; k < units; k++) {
@@ -282,10 +293,16 @@ fn encode_block(b: u32, lane: u32, ts: u32) {
     let any_special = team_or(lane, mm.special);
     let kmin = team_min_key(lane, mm.kmn);
     let kmax = team_max_key(lane, mm.kmx);
+#ifdef F64
+    // no bitcast to f64 in WGSL: fetch the value at an index holding the key
     let imin = team_min(lane, select(0xffffffffu, mm.imn, mm.imn != 0xffffffffu && key_eq(mm.kmn, kmin)));
     let imax = team_min(lane, select(0xffffffffu, mm.imx, mm.imx != 0xffffffffu && key_eq(mm.kmx, kmax)));
-    let mn = data_f[imin];
-    let mx = data_f[imax];
+#else
+    let imin = 0u;
+    let imax = 0u;
+#endif
+    let mn = value_of_key(kmin, imin);
+    let mx = value_of_key(kmax, imax);
 
     var typ = BT_RAW;
     var width = 0u;
@@ -400,7 +417,28 @@ fn szx_encode(@builtin(local_invocation_index) lid: u32,
               @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     let t = team_geom(lid, SG_ARGS);
-    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
-        encode_block(b, t.x, t.y);
+    let stride = team_stride(t, nwg);
+    var b = team_first(t, wid, nwg);
+#ifdef SUBGROUP
+    // the next block's first unit is loaded before this block is encoded, so its
+    // memory latency overlaps the work (the host may dispatch fewer workgroups than
+    // blocks / teams)
+    var next = load_unit(b * P.block_size + UNIT * t.x, select(0u, b * P.block_size + block_len(b), b < P.nblocks));
+    while (b < P.nblocks) {
+        let u0 = next;
+        let bn = b + stride;
+        if (bn < P.nblocks) {
+            next = load_unit(bn * P.block_size + UNIT * t.x, bn * P.block_size + block_len(bn));
+        }
+        encode_block(b, t.x, t.y, u0);
+        b = bn;
     }
+#else
+    // workgroup teams (barriers inside): the host dispatches one workgroup per block
+    // (with several blocks per workgroup lavapipe produced wrong blocks, cause unknown)
+    for (; b < P.nblocks; b += stride) {
+        let start = b * P.block_size;
+        encode_block(b, t.x, t.y, load_unit(start + UNIT * t.x, start + block_len(b)));
+    }
+#endif
 }

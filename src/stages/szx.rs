@@ -31,6 +31,15 @@ const CONFIG_BYTES: usize = 104;
 /// Blocks per chunk are a multiple of this, so chunk windows stay 256-byte aligned.
 const CHUNK_BLOCK_ALIGN: u64 = 128;
 
+/// Most workgroups of one `szx_encode` dispatch with subgroup teams (0: one team per
+/// block); teams then walk several blocks, loading the next block while encoding the
+/// current one. 4096 measured best on the H200 on average over two runs (PERFORMANCE.md);
+/// `FZWGPU_ENCODE_GROUPS` overrides it.
+pub const ENCODE_GROUPS: u64 = 4096;
+fn encode_groups() -> u64 {
+    std::env::var("FZWGPU_ENCODE_GROUPS").ok().and_then(|v| v.parse().ok()).unwrap_or(ENCODE_GROUPS)
+}
+
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -369,7 +378,7 @@ impl Stage for SzxStage {
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            r.dispatch_teams(Kernel::SzxEncode, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk)?;
+            r.dispatch_teams_max(Kernel::SzxEncode, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, encode_groups())?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
             r.dispatch_teams(
                 Kernel::SzxCompact,
