@@ -211,15 +211,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         Kernel::SzxEncode,
         f64v,
         &p,
-        &[
-            B::In(data.clone()),
-            B::Same(0),
-            B::Same(0),
-            B::Out(nb * 4),
-            B::Out(nb * sz),
-            B::Out(nb * 4),
-            B::Init(vec![0xC3; n * sz]),
-        ],
+        &[B::In(data.clone()), B::Same(0), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4), B::Init(vec![0xC3; n * sz])],
         nb as u64,
     );
     let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
@@ -231,15 +223,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         Kernel::SzxEncode,
         f64v,
         &p,
-        &[
-            B::In(data.clone()),
-            B::Same(0),
-            B::Same(0),
-            B::Out(nb * 4),
-            B::Out(nb * sz),
-            B::Out(nb * 4),
-            B::Init(vec![0xC3; n * sz]),
-        ],
+        &[B::In(data.clone()), B::Same(0), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4), B::Init(vec![0xC3; n * sz])],
         2,
         false,
     );
@@ -373,8 +357,14 @@ fn range_kernels_match_twins() {
         );
         twin_check("range f32", Kernel::SzxRangeFinal, false, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(8)], 1);
         let v64: Vec<u8> = v.iter().flat_map(|&x| (x as f64 * -3.0).to_le_bytes()).collect();
-        let parts =
-            twin_check("range f64", Kernel::SzxRangePartial, true, bytemuck::bytes_of(&p), &[B::In(v64), B::Same(0), B::Out(np * 16)], np as u64);
+        let parts = twin_check(
+            "range f64",
+            Kernel::SzxRangePartial,
+            true,
+            bytemuck::bytes_of(&p),
+            &[B::In(v64), B::Same(0), B::Out(np * 16)],
+            np as u64,
+        );
         twin_check("range f64", Kernel::SzxRangeFinal, true, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(16)], 1);
     }
 }

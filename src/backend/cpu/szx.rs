@@ -642,9 +642,11 @@ pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
         refs[i] = *r;
         cost[i] = *c;
     }
-    slots[..p.n as usize * F::WT as usize].par_chunks_mut(slot).zip(res.par_iter()).enumerate().take(nb).for_each(|(blk, (out, (a, r, _)))| {
-        encode_body(&p, data_u, data_f, *a, *r, blk as u32, out);
-    });
+    slots[..p.n as usize * F::WT as usize].par_chunks_mut(slot).zip(res.par_iter()).enumerate().take(nb).for_each(
+        |(blk, (out, (a, r, _)))| {
+            encode_body(&p, data_u, data_f, *a, *r, blk as u32, out);
+        },
+    );
     Ok(())
 }
 
