@@ -206,27 +206,14 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     let sz = 4 * F::WT as usize;
     let nb = n.div_ceil(bs as usize);
     let p = szx_params::<F>(n, bs, eb, false);
-    let out = twin_check(
-        what,
-        Kernel::SzxEncode,
-        f64v,
-        &p,
-        &[B::In(data.clone()), B::Same(0), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4), B::Init(vec![0xC3; n * sz])],
-        nb as u64,
-    );
+    // data as u32, vec4<u32> and float views; info, refs, cost; slots
+    let enc = [B::In(data), B::Same(0), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4), B::Init(vec![0xC3; n * sz])];
+    let out = twin_check(what, Kernel::SzxEncode, f64v, &p, &enc, nb as u64);
     let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
     // two workgroups: each team walks many blocks, loading the next one ahead (the
     // subgroup variant only: the host never limits the workgroup-team variant, whose
     // multi-block loop gave wrong blocks on lavapipe)
-    let again = twin_check_on(
-        &format!("{what} (2 workgroups)"),
-        Kernel::SzxEncode,
-        f64v,
-        &p,
-        &[B::In(data.clone()), B::Same(0), B::Same(0), B::Out(nb * 4), B::Out(nb * sz), B::Out(nb * 4), B::Init(vec![0xC3; n * sz])],
-        2,
-        false,
-    );
+    let again = twin_check_on(&format!("{what} (2 workgroups)"), Kernel::SzxEncode, f64v, &p, &enc, 2, false);
     assert_eq!(again, out, "{what}: szx_encode with two workgroups");
     let mut offs = vec![0u32; nb];
     let mut acc = 0u32;

@@ -37,6 +37,8 @@ struct Unit {
     n: u32,
 }
 
+// Loops over the 4 values of a unit have a constant trip count, so compilers unroll
+// them and the vector components stay in registers.
 fn load_unit(i0: u32, end: u32) -> Unit {
     var u: Unit;
     u.n = select(0u, min(UNIT, end - i0), i0 < end);
@@ -49,44 +51,28 @@ fn load_unit(i0: u32, end: u32) -> Unit {
         let b = data4[i0 / 2u + 1u];
         u.lo = vec4<u32>(a.x, a.z, b.x, b.z);
         u.hi = vec4<u32>(a.y, a.w, b.y, b.w);
-        u.x = vec4<FT>(data_f[i0], data_f[i0 + 1u], data_f[i0 + 2u], data_f[i0 + 3u]);
-        return u;
+    } else {
+        for (var j = 0u; j < UNIT; j++) {
+            if (j < u.n) {
+                u.lo[j] = data_u[2u * (i0 + j)];
+                u.hi[j] = data_u[2u * (i0 + j) + 1u];
+            }
+        }
     }
-    if (u.n > 0u) {
-        u.lo.x = data_u[2u * i0];
-        u.hi.x = data_u[2u * i0 + 1u];
-        u.x.x = data_f[i0];
-    }
-    if (u.n > 1u) {
-        u.lo.y = data_u[2u * i0 + 2u];
-        u.hi.y = data_u[2u * i0 + 3u];
-        u.x.y = data_f[i0 + 1u];
-    }
-    if (u.n > 2u) {
-        u.lo.z = data_u[2u * i0 + 4u];
-        u.hi.z = data_u[2u * i0 + 5u];
-        u.x.z = data_f[i0 + 2u];
-    }
-    if (u.n > 3u) {
-        u.lo.w = data_u[2u * i0 + 6u];
-        u.hi.w = data_u[2u * i0 + 7u];
-        u.x.w = data_f[i0 + 3u];
+    // no bitcast to f64 in WGSL: the values through the float view
+    for (var j = 0u; j < UNIT; j++) {
+        if (j < u.n) {
+            u.x[j] = data_f[i0 + j];
+        }
     }
 #else
     if (u.n == UNIT && (i0 & 3u) == 0u) {
         u.lo = data4[i0 / 4u];
     } else {
-        if (u.n > 0u) {
-            u.lo.x = data_u[i0];
-        }
-        if (u.n > 1u) {
-            u.lo.y = data_u[i0 + 1u];
-        }
-        if (u.n > 2u) {
-            u.lo.z = data_u[i0 + 2u];
-        }
-        if (u.n > 3u) {
-            u.lo.w = data_u[i0 + 3u];
+        for (var j = 0u; j < UNIT; j++) {
+            if (j < u.n) {
+                u.lo[j] = data_u[i0 + j];
+            }
         }
     }
     u.hi = u.lo;
@@ -120,17 +106,10 @@ fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
 }
 
 fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
-    if (u.n > 0u) {
-        fold_one(m, u.lo.x, u.hi.x, i0);
-    }
-    if (u.n > 1u) {
-        fold_one(m, u.lo.y, u.hi.y, i0 + 1u);
-    }
-    if (u.n > 2u) {
-        fold_one(m, u.lo.z, u.hi.z, i0 + 2u);
-    }
-    if (u.n > 3u) {
-        fold_one(m, u.lo.w, u.hi.w, i0 + 3u);
+    for (var j = 0u; j < UNIT; j++) {
+        if (j < u.n) {
+            fold_one(m, u.lo[j], u.hi[j], i0 + j);
+        }
     }
 }
 
@@ -142,36 +121,25 @@ struct Codes {
 }
 
 fn unit_codes(u: Unit, r: FT, qlim: u32) -> Codes {
-    var cs: Codes;
-    cs.c = vec4<u32>(0u);
-    var ok = vec4<bool>(true);
-    if (u.n > 0u) {
-        let c = code_of(u.x.x, r, qlim);
-        cs.c.x = c.x;
-        ok.x = c.y == 1u;
+    var cs = Codes(vec4<u32>(0u), true);
+    for (var j = 0u; j < UNIT; j++) {
+        if (j < u.n) {
+            let c = code_of(u.x[j], r, qlim);
+            cs.c[j] = c.x;
+            cs.ok = cs.ok && c.y == 1u;
+        }
     }
-    if (u.n > 1u) {
-        let c = code_of(u.x.y, r, qlim);
-        cs.c.y = c.x;
-        ok.y = c.y == 1u;
-    }
-    if (u.n > 2u) {
-        let c = code_of(u.x.z, r, qlim);
-        cs.c.z = c.x;
-        ok.z = c.y == 1u;
-    }
-    if (u.n > 3u) {
-        let c = code_of(u.x.w, r, qlim);
-        cs.c.w = c.x;
-        ok.w = c.y == 1u;
-    }
-    cs.ok = all(ok);
     return cs;
 }
 
 fn unit_const_ok(u: Unit, mid: FT) -> bool {
-    return (u.n < 1u || within(u.x.x, mid)) && (u.n < 2u || within(u.x.y, mid))
-        && (u.n < 3u || within(u.x.z, mid)) && (u.n < 4u || within(u.x.w, mid));
+    var ok = true;
+    for (var j = 0u; j < UNIT; j++) {
+        if (j < u.n) {
+            ok = ok && within(u.x[j], mid);
+        }
+    }
+    return ok;
 }
 
 // The 32-bit value v placed at bit o of a word (o may be negative: low bits dropped).

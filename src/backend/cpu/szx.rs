@@ -679,25 +679,36 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? =
             offsets[last] + block_cost::<F>(info[last], block_len(&p, last as u32));
     }
-    let slot = (p.block_size as usize) * wt;
+    // carve the payload into each block's disjoint window, then fill them in parallel
+    let mut jobs: Vec<(usize, &mut [u32])> = Vec::with_capacity(nb);
+    let mut rest: &mut [u32] = payload;
+    let mut consumed = 0usize;
     for blk in 0..nb {
-        let len = block_len(&p, blk as u32) as usize;
-        let inf = info[blk];
-        let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
         let off = offsets[blk] as usize;
-        let c = block_cost::<F>(inf, len as u32) as usize;
-        let out = payload.get_mut(off..off + c).ok_or_else(|| Error::Device("compact: payload window too small".into()))?;
+        let c = block_cost::<F>(info[blk], block_len(&p, blk as u32)) as usize;
+        need(off >= consumed && off + c <= consumed + rest.len(), "compact offsets not monotone or out of range")?;
+        let tail = std::mem::take(&mut rest);
+        let (_, tail) = tail.split_at_mut(off - consumed);
+        let (mine, tail) = tail.split_at_mut(c);
+        rest = tail;
+        consumed = off + c;
+        jobs.push((blk, mine));
+    }
+    let slot = (p.block_size as usize) * wt;
+    jobs.into_par_iter().for_each(|(blk, out)| {
+        let len = block_len(&p, blk as u32) as usize;
+        let (typ, w) = (info[blk] & 0xff, (info[blk] >> 8) & 0xff);
         let body = &slots[blk * slot..];
         if typ == BT_RAW {
-            out.copy_from_slice(&body[..c]);
-            continue;
+            out.copy_from_slice(&body[..out.len()]);
+            return;
         }
         out[..wt].copy_from_slice(&refs_u[blk * wt..blk * wt + wt]);
         let nw = (len * w as usize).div_ceil(32);
         for (j, o) in out[wt..].iter_mut().enumerate() {
             *o = if j < nw { body[j] } else { 0 };
         }
-    }
+    });
     Ok(())
 }
 

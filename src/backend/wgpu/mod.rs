@@ -190,8 +190,11 @@ impl WgpuBackend {
         } else {
             None
         };
+        // szx_encode's packing needs team sizes that are multiples of 8 (a unit of
+        // 4 values per lane then fills whole words); smaller subgroups use the
+        // workgroup variants
         let sg_ok = features.contains(wgpu::Features::SUBGROUP)
-            && ainfo.subgroup_min_size >= 4
+            && ainfo.subgroup_min_size >= 8
             && ainfo.subgroup_max_size <= 128
             && ainfo.subgroup_max_size.is_power_of_two()
             && ainfo.subgroup_min_size.is_power_of_two();
