@@ -15,6 +15,7 @@ pub mod types;
 pub use error::{Error, Result};
 pub use types::{DataType, Dims, ErrorBound, ErrorMode, Field};
 pub mod format;
+pub mod hostmem;
 pub mod pipeline;
 pub mod report;
 pub mod stages;

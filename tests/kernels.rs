@@ -330,9 +330,12 @@ fn szx_kernels_match_twins_real() {
 #[test]
 fn range_kernels_match_twins() {
     let mut rng = Rng(seed());
-    for n in [1usize, 100, 4096, 4097, 100_000] {
+    let per = fzwgpu::backend::cpu::szx::RANGE_PER_GROUP;
+    // whole parts (the kernel's unconditional path), a ragged last part, and data
+    // shorter than one 16-byte group
+    for n in [1usize, 3, 100, per, per + 1, 3 * per + 4 * 257 + 3, 100_000] {
         let v: Vec<f32> = (0..n).map(|i| if i % 13 == 5 { f32::INFINITY } else { (rng.unit() * 2e6 - 1e6) as f32 }).collect();
-        let np = n.div_ceil(4096);
+        let np = n.div_ceil(per);
         let p = RangeParams { n: n as u32, nparts: np as u32, ..Default::default() };
         let parts = twin_check(
             "range f32",
@@ -353,6 +356,20 @@ fn range_kernels_match_twins() {
             np as u64,
         );
         twin_check("range f64", Kernel::SzxRangeFinal, true, bytemuck::bytes_of(&p), &[B::In(parts[0].clone()), B::Out(16)], 1);
+    }
+    // the final fold over many parts (several steps of four parts per invocation)
+    for np in [1usize, 5, 1023, 1024, 1025, 3001] {
+        let p = RangeParams { n: (np * per) as u32, nparts: np as u32, ..Default::default() };
+        let keys: Vec<u8> = (0..np * 4).flat_map(|_| ((rng.unit() * 4e9) as u32).to_le_bytes()).collect();
+        twin_check(
+            "range final f32",
+            Kernel::SzxRangeFinal,
+            false,
+            bytemuck::bytes_of(&p),
+            &[B::In(keys[..np * 8].to_vec()), B::Out(8)],
+            1,
+        );
+        twin_check("range final f64", Kernel::SzxRangeFinal, true, bytemuck::bytes_of(&p), &[B::In(keys), B::Out(16)], 1);
     }
 }
 

@@ -21,14 +21,20 @@ var<workgroup> s_max: array<KT, WG>;
 fn szx_range_final(@builtin(local_invocation_index) lid: u32) {
     var mn = KEY_MAX;
     var mx = KEY_MIN;
-    for (var p = lid; p < R.nparts; p += WG) {
-        let a = parts[2u * p];
-        let b = parts[2u * p + 1u];
-        if (key_lt(a, mn)) {
-            mn = a;
-        }
-        if (key_lt(mx, b)) {
-            mx = b;
+    // four parts per step (independent loads); past the end: the neutral pair
+    for (var p0 = 0u; p0 < R.nparts; p0 += 4u * WG) {
+        for (var j = 0u; j < 4u; j++) {
+            let p = p0 + j * WG + lid;
+            if (p < R.nparts) {
+                let a = parts[2u * p];
+                let b = parts[2u * p + 1u];
+                if (key_lt(a, mn)) {
+                    mn = a;
+                }
+                if (key_lt(mx, b)) {
+                    mx = b;
+                }
+            }
         }
     }
     s_min[lid] = mn;

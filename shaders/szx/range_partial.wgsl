@@ -1,5 +1,5 @@
 // szx_range_partial: min/max keys of the finite values (subnormals included; inf and
-// NaN excluded) of ITEMS * WG consecutive elements per workgroup. Output per
+// NaN excluded) of ITEMS * WG consecutive elements per workgroup (a part). Output per
 // workgroup: the min key then the max key. No finite value: (KEY_MAX, KEY_MIN).
 // Reads 16-byte groups (data4, the same window) wherever a group lies wholly inside
 // the data, word by word only at the end.
@@ -19,7 +19,7 @@ struct RangeParams {
 @group(0) @binding(3) var<storage, read_write> parts: array<KT>;
 
 const WG: u32 = 256u;
-const ITEMS: u32 = 16u;
+const ITEMS: u32 = 64u;
 #ifdef F64
 const WT: u32 = 2u;
 #else
@@ -40,6 +40,27 @@ fn fold(mn: ptr<function, KT>, mx: ptr<function, KT>, lo: u32, hi: u32) {
     }
 }
 
+fn fold4(mn: ptr<function, KT>, mx: ptr<function, KT>, v: vec4<u32>, nv: u32) {
+#ifdef F64
+    let lo = vec2<u32>(v.x, v.z);
+    let hi = vec2<u32>(v.y, v.w);
+    for (var j = 0u; j < 2u; j++) {
+        if (j < nv) {
+            fold(mn, mx, lo[j], hi[j]);
+        }
+    }
+#else
+    for (var j = 0u; j < 4u; j++) {
+        if (j < nv) {
+            fold(mn, mx, v[j], v[j]);
+        }
+    }
+#endif
+}
+
+// 16-byte groups per invocation; a multiple of 4 (four loads in flight per step)
+const GROUPS: u32 = ITEMS * WT / 4u;
+
 @compute @workgroup_size(WG)
 fn szx_range_partial(@builtin(local_invocation_index) lid: u32,
                      @builtin(workgroup_id) wid: vec3<u32>,
@@ -51,39 +72,40 @@ fn szx_range_partial(@builtin(local_invocation_index) lid: u32,
     var mn = KEY_MAX;
     var mx = KEY_MIN;
     let words = R.n * WT;
-    // the part's ITEMS * WG values are ITEMS * WT / 4 groups of 16 bytes per invocation
-    let base = p * WG * ITEMS * WT / 4u;
-    for (var k = 0u; k < ITEMS * WT / 4u; k++) {
-        let q = base + k * WG + lid;
-        var v = vec4<u32>(0u);
-        var nv = 0u;
-        if (4u * q + 4u <= words) {
-            v = data4[q];
-            nv = 4u / WT;
-        } else if (4u * q < words) {
-            // the last, partial group
-            nv = (words - 4u * q) / WT;
-            for (var j = 0u; j < 4u; j++) {
-                if (4u * q + j < words) {
-                    v[j] = data_u[4u * q + j];
+    // the part's ITEMS * WG values are GROUPS groups of 16 bytes per invocation
+    let base = p * WG * GROUPS;
+    if (4u * (base + GROUPS * WG) <= words) {
+        // the whole part lies inside the data: four independent loads per step
+        for (var k = 0u; k < GROUPS; k += 4u) {
+            let q = base + k * WG + lid;
+            let a = data4[q];
+            let b = data4[q + WG];
+            let c = data4[q + 2u * WG];
+            let d = data4[q + 3u * WG];
+            fold4(&mn, &mx, a, 4u / WT);
+            fold4(&mn, &mx, b, 4u / WT);
+            fold4(&mn, &mx, c, 4u / WT);
+            fold4(&mn, &mx, d, 4u / WT);
+        }
+    } else {
+        for (var k = 0u; k < GROUPS; k++) {
+            let q = base + k * WG + lid;
+            var v = vec4<u32>(0u);
+            var nv = 0u;
+            if (4u * q + 4u <= words) {
+                v = data4[q];
+                nv = 4u / WT;
+            } else if (4u * q < words) {
+                // the last, partial group
+                nv = (words - 4u * q) / WT;
+                for (var j = 0u; j < 4u; j++) {
+                    if (4u * q + j < words) {
+                        v[j] = data_u[4u * q + j];
+                    }
                 }
             }
+            fold4(&mn, &mx, v, nv);
         }
-#ifdef F64
-        let lo = vec2<u32>(v.x, v.z);
-        let hi = vec2<u32>(v.y, v.w);
-        for (var j = 0u; j < 2u; j++) {
-            if (j < nv) {
-                fold(&mn, &mx, lo[j], hi[j]);
-            }
-        }
-#else
-        for (var j = 0u; j < 4u; j++) {
-            if (j < nv) {
-                fold(&mn, &mx, v[j], v[j]);
-            }
-        }
-#endif
     }
     s_min[lid] = mn;
     s_max[lid] = mx;

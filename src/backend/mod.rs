@@ -59,6 +59,19 @@ pub struct Submission {
     pub kernel_seconds: Option<f64>,
 }
 
+/// `read_into`'s arguments: one destination per slice, none longer than its slice.
+pub(crate) fn check_read_into(slices: &[BufSlice], outs: &[&mut [u8]]) -> Result<()> {
+    if slices.len() != outs.len() {
+        return Err(Error::Device(format!("read_into: {} slices, {} destinations", slices.len(), outs.len())));
+    }
+    for (s, o) in slices.iter().zip(outs) {
+        if o.len() as u64 > s.size {
+            return Err(Error::Device(format!("read_into: {} bytes asked from a {}-byte window", o.len(), s.size)));
+        }
+    }
+    Ok(())
+}
+
 /// A compute device.
 pub trait Backend: Send + Sync {
     fn info(&self) -> &BackendInfo;
@@ -74,6 +87,18 @@ pub trait Backend: Send + Sync {
     fn submit(&self, rec: &Recording) -> Result<Submission>;
     /// Read windows of buffers (after all earlier submissions).
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>>;
+    /// Read windows of buffers into caller memory: the first `outs[k].len()` bytes of
+    /// `slices[k]` (at most its size) land in `outs[k]`, so the parts of one archived
+    /// output can be read straight into their places.
+    fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+        check_read_into(slices, outs)?;
+        for (s, o) in slices.iter().zip(outs.iter_mut()) {
+            let d = self.read_buffers(std::slice::from_ref(s))?.remove(0);
+            let n = o.len();
+            o.copy_from_slice(d.get(..n).ok_or_else(|| Error::Device("readback shorter than asked".into()))?);
+        }
+        Ok(())
+    }
     /// Drop pooled buffers that are not in use.
     fn trim_pool(&self);
 }

@@ -123,9 +123,10 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
         payload_len += data.len() as u64;
     }
     let total = header_size as u64 + payload_len;
-    let mut out = Vec::new();
-    out.try_reserve_exact(total as usize).map_err(|_| Error::OutOfMemory(format!("archive of {total} bytes")))?;
-    out.resize(header_size, 0);
+    let total_usize = usize::try_from(total).map_err(|_| Error::OutOfMemory(format!("archive of {total} bytes")))?;
+    // zero pages: the padding between payloads is already zero, and the payload copies
+    // (on several threads) fault the pages in
+    let mut out = crate::hostmem::zeroed(total_usize)?;
     // stage infos
     for (i, s) in stages.iter().enumerate() {
         let o = CORE_HEADER_BYTES + i * STAGE_INFO_BYTES;
@@ -171,12 +172,12 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
         b[232..236].copy_from_slice(&(e.config.len() as u32).to_le_bytes());
     }
     for ((_, data), off) in buffers.iter().zip(&offsets) {
-        out.resize(header_size + *off as usize, 0);
-        out.extend_from_slice(data);
+        let at = header_size + *off as usize;
+        crate::hostmem::par_copy(&mut out[at..at + data.len()], data);
     }
     // core header
     let flags = FLAG_DATA_CRC | FLAG_HEADER_CRC;
-    let data_crc = crc32fast::hash(&out[header_size..]);
+    let data_crc = crate::hostmem::crc32(&out[header_size..]);
     let h = &mut out[..CORE_HEADER_BYTES];
     h[0..4].copy_from_slice(&MAGIC.to_le_bytes());
     h[4..6].copy_from_slice(&(((VERSION_MAJOR as u16) << 8) | VERSION_MINOR as u16).to_le_bytes());
@@ -196,7 +197,7 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
 
 /// CRC-32/IEEE, as used for both archive checksums.
 pub fn crc32(b: &[u8]) -> u32 {
-    crc32fast::hash(b)
+    crate::hostmem::crc32(b)
 }
 
 fn u16_at(b: &[u8], o: usize) -> u16 {
@@ -284,7 +285,7 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
     }
     let payload = &bytes[hs..];
     if h.flags & FLAG_DATA_CRC != 0 {
-        let c = crc32fast::hash(payload);
+        let c = crate::hostmem::crc32(payload);
         if c != h.data_checksum {
             return Err(Error::Checksum { what: "payload", stored: h.data_checksum, computed: c });
         }

@@ -633,21 +633,25 @@ impl Pipeline {
                 lens.push(plen);
             }
         }
+        // each output's parts are read straight into their places in one allocation
         let td = Instant::now();
-        let mut data = be.read_buffers(&slices)?.into_iter();
-        let t_download = td.elapsed().as_secs_f64();
         let mut outputs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
-        for (key, plen) in wanted.iter().zip(lens) {
-            let mut bytes = Vec::new();
-            for l in plen {
-                let mut d = data.next().ok_or_else(|| Error::Device("missing readback".into()))?;
-                d.truncate(l as usize);
-                if bytes.is_empty() {
-                    bytes = d; // a single part (the common case) is not copied again
-                } else {
-                    bytes.extend_from_slice(&d);
+        let mut whole: Vec<Vec<u8>> =
+            lens.iter().map(|plen| crate::hostmem::zeroed(plen.iter().sum::<u64>() as usize)).collect::<Result<_>>()?;
+        {
+            let mut dsts: Vec<&mut [u8]> = Vec::with_capacity(slices.len());
+            for (w, plen) in whole.iter_mut().zip(&lens) {
+                let mut rest = w.as_mut_slice();
+                for &l in plen {
+                    let (a, b) = rest.split_at_mut(l as usize);
+                    dsts.push(a);
+                    rest = b;
                 }
             }
+            be.read_into(&slices, &mut dsts)?;
+        }
+        let t_download = td.elapsed().as_secs_f64();
+        for (key, bytes) in wanted.iter().zip(whole) {
             outputs.insert(*key, bytes);
         }
         let (kernel_seconds, submissions, t_device, t_alloc) = (r.kernel_seconds, r.submissions, r.submit_seconds, r.alloc_seconds);
@@ -832,8 +836,16 @@ fn decompress_to<'b>(
     r.replays = opts.timing_replays;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
+    // one host copy of the archive (several threads), shared by the stages that read
+    // their archived buffers on the host (block metadata, outlier lists)
+    let shared = {
+        let mut v = crate::hostmem::zeroed(bytes.len())?;
+        crate::hostmem::par_copy(&mut v, bytes);
+        Arc::new(v)
+    };
     for (k, e) in arch.buffers.iter().enumerate() {
         let data = arch.buffer_data(k);
+        let at = (data.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
         let size = (data.len() as u64).next_multiple_of(4).max(4);
         let buf = r.alloc(size)?;
         let tu = Instant::now();
@@ -850,7 +862,11 @@ fn decompress_to<'b>(
         t_upload += tu.elapsed().as_secs_f64();
         values.insert(
             e.dag_buffer_id,
-            PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(Arc::new(data.to_vec())) },
+            PortData::Device {
+                slice: BufSlice::new(buf, 0, size),
+                len: data.len() as u64,
+                host: Some(stages::HostBytes::window(shared.clone(), at, data.len())),
+            },
         );
     }
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused

@@ -79,12 +79,41 @@ pub struct Part {
     pub len: PartLen,
 }
 
+/// Host bytes of a port: a window of a shared allocation (decoding keeps one host
+/// copy of the whole archive, and each archived buffer is a window of it).
+#[derive(Debug, Clone)]
+pub struct HostBytes {
+    all: Arc<Vec<u8>>,
+    start: usize,
+    len: usize,
+}
+
+impl HostBytes {
+    pub fn new(v: Vec<u8>) -> Self {
+        let len = v.len();
+        HostBytes { all: Arc::new(v), start: 0, len }
+    }
+    /// Bytes `start .. start + len` of `all` (clamped to it).
+    pub fn window(all: Arc<Vec<u8>>, start: usize, len: usize) -> Self {
+        let start = start.min(all.len());
+        let len = len.min(all.len() - start);
+        HostBytes { all, start, len }
+    }
+}
+
+impl std::ops::Deref for HostBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.all[self.start..self.start + self.len]
+    }
+}
+
 /// Data on a port.
 #[derive(Debug, Clone)]
 pub enum PortData {
     /// Contiguous bytes in a device window whose length is known on the host; `host`
     /// holds a host copy when one exists (archive buffers on decode).
-    Device { slice: BufSlice, len: u64, host: Option<Arc<Vec<u8>>> },
+    Device { slice: BufSlice, len: u64, host: Option<HostBytes> },
     /// Assembled on the host after the submission from parts whose lengths are read
     /// back at the end: only for outputs that go to the archive.
     Deferred { parts: Vec<Part> },
@@ -93,14 +122,14 @@ pub enum PortData {
 impl PortData {
     /// The device window, its length and a host copy of its bytes: the archive's copy
     /// when there is one, else read back (after submitting what was recorded).
-    pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, Arc<Vec<u8>>)> {
+    pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, HostBytes)> {
         match self {
             PortData::Device { slice, len, host: Some(h) } => Ok((*slice, *len, h.clone())),
             PortData::Device { slice, len, host: None } => {
                 r.submit()?;
                 let mut v = r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
                 v.truncate(*len as usize);
-                Ok((*slice, *len, Arc::new(v)))
+                Ok((*slice, *len, HostBytes::new(v)))
             }
             PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input must be a device buffer"))),
         }

@@ -13,7 +13,7 @@ pub const BT_QUANT: u32 = 1;
 pub const BT_RAW: u32 = 2;
 
 /// Workgroup size of szx_range_partial times its ITEMS (elements per partial).
-pub const RANGE_PER_GROUP: usize = 256 * 16;
+pub const RANGE_PER_GROUP: usize = 256 * 64;
 
 /// The float types SZx handles, with the constants of shaders/common/szx_types.wgsl.
 pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::Debug + 'static {

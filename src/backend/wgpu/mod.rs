@@ -40,6 +40,11 @@ pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
 const UPLOAD_MIN: u64 = 4 << 20;
 /// Size of each upload staging buffer (one chunk in flight while the next is filled).
 const UPLOAD_CHUNK: u64 = 32 << 20;
+/// Readbacks of at least this many bytes (in all) go through the download staging pair.
+const DOWNLOAD_MIN: u64 = 4 << 20;
+/// Size of each download staging buffer (the device copies into one while the host
+/// copies out of the other).
+const DOWNLOAD_CHUNK: u64 = 32 << 20;
 const PARAMS_STRIDE: u64 = 256;
 
 struct Pipe {
@@ -78,6 +83,8 @@ pub struct WgpuBackend {
     /// Upload staging: two persistent MAP_WRITE buffers of UPLOAD_CHUNK bytes, each
     /// (buffer, mapped now, submission of its last copy).
     uploads: Mutex<Vec<(wgpu::Buffer, bool, Option<wgpu::SubmissionIndex>)>>,
+    /// Download staging: two persistent MAP_READ buffers of DOWNLOAD_CHUNK bytes.
+    downloads: Mutex<Vec<wgpu::Buffer>>,
     ts: Option<Timestamps>,
     lost: Arc<AtomicBool>,
     uncaptured: Arc<Mutex<Option<String>>>,
@@ -228,6 +235,7 @@ impl WgpuBackend {
             params: Mutex::new(None),
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),
+            downloads: Mutex::new(Vec::new()),
             ts,
             lost,
             uncaptured,
@@ -426,7 +434,7 @@ impl WgpuBackend {
                     let mut view =
                         buf.slice(..padded).get_mapped_range_mut().map_err(|e| Error::Device(format!("get_mapped_range_mut: {e}")))?;
                     if len == padded {
-                        view.copy_from_slice(chunk);
+                        par_write(view.slice(..), chunk);
                     } else {
                         let mut tail = chunk.to_vec();
                         tail.resize(padded as usize, 0);
@@ -444,6 +452,100 @@ impl WgpuBackend {
         if result.is_err() {
             // a staging buffer may be mid-map: never reuse them
             up.clear();
+        }
+        result
+    }
+
+    /// Large readbacks through two persistent mapped staging buffers: the slices are cut
+    /// into chunks of DOWNLOAD_CHUNK bytes; while the host copies one chunk out of its
+    /// staging buffer (several threads: the copy also faults in the fresh destination
+    /// pages), the device copies the next into the other. Each slice's bytes land in
+    /// the matching `outs` vector (resized to the slice's size).
+    fn download_staged(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+        let mut down = self.downloads.lock().map_err(|_| Error::Device("download staging poisoned".into()))?;
+        while down.len() < 2 {
+            let b = self.alloc_raw(DOWNLOAD_CHUNK, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.download")?;
+            down.push(b);
+        }
+        // chunks: pieces (slice index, offset in the slice, bytes, offset in staging);
+        // copies are whole 4-byte words, the host keeps the first outs[k].len() bytes
+        let mut chunks: Vec<Vec<(usize, u64, u64, u64)>> = Vec::new();
+        let mut cur: Vec<(usize, u64, u64, u64)> = Vec::new();
+        let mut fill = 0u64;
+        for (k, s) in slices.iter().enumerate() {
+            // whole words: up to 3 bytes past the window, inside the buffer
+            let want = (outs[k].len() as u64).next_multiple_of(4);
+            let size = self.get_buf(s.buf)?.size();
+            if s.offset % 4 != 0 || s.offset.checked_add(want).is_none_or(|e| e > size) {
+                return Err(Error::Device(format!("readback of {} bytes at {} of a {size}-byte buffer", outs[k].len(), s.offset)));
+            }
+            let mut off = 0u64;
+            while off < want {
+                if fill == DOWNLOAD_CHUNK {
+                    chunks.push(std::mem::take(&mut cur));
+                    fill = 0;
+                }
+                let len = (want - off).min(DOWNLOAD_CHUNK - fill);
+                cur.push((k, off, len, fill));
+                off += len;
+                fill = (fill + len).next_multiple_of(8).min(DOWNLOAD_CHUNK);
+            }
+        }
+        if !cur.is_empty() {
+            chunks.push(cur);
+        }
+        type Pending =
+            (usize, usize, std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>, wgpu::SubmissionIndex, u64);
+        let finish = |p: Pending, outs: &mut [&mut [u8]]| -> Result<()> {
+            let (c, bi, rx, idx, used) = p;
+            self.wait(idx)?;
+            rx.recv_timeout(Duration::from_secs(5))
+                .map_err(|_| Error::Device("download staging map callback never arrived".into()))?
+                .map_err(|e| Error::Device(format!("map_async (read): {e}")))?;
+            {
+                let view = down[bi].slice(..used).get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
+                for &(k, off, len, at) in &chunks[c] {
+                    let keep = len.min(outs[k].len() as u64 - off) as usize;
+                    crate::hostmem::par_copy(&mut outs[k][off as usize..off as usize + keep], &view[at as usize..at as usize + keep]);
+                }
+            }
+            down[bi].unmap();
+            Ok(())
+        };
+        let result = (|| -> Result<()> {
+            let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
+            for (c, pieces) in chunks.iter().enumerate() {
+                if pending.len() == 2 {
+                    finish(pending.pop_front().expect("two pending"), outs)?;
+                }
+                let bi = c % 2;
+                let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.download") });
+                let mut used = 0u64;
+                for &(k, off, len, at) in pieces {
+                    let b = self.get_buf(slices[k].buf)?;
+                    enc.copy_buffer_to_buffer(&b, slices[k].offset + off, &down[bi], at, len);
+                    used = used.max(at + len);
+                }
+                let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let idx = self.queue.submit([enc.finish()]);
+                if let Some(e) = pollster::block_on(scope.pop()) {
+                    return Err(Error::Device(format!("readback rejected: {e}")));
+                }
+                let used = used.max(4);
+                let (tx, rx) = std::sync::mpsc::channel();
+                down[bi].slice(..used).map_async(wgpu::MapMode::Read, move |r| {
+                    let _ = tx.send(r);
+                });
+                pending.push_back((c, bi, rx, idx, used));
+            }
+            while let Some(p) = pending.pop_front() {
+                finish(p, outs)?;
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            // a staging buffer may be mid-map: never reuse them
+            down.clear();
         }
         result
     }
@@ -859,7 +961,14 @@ impl Backend for WgpuBackend {
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
-        // large reads go in pieces so the staging buffer stays bounded
+        if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
+            let mut outs = slices.iter().map(|s| crate::hostmem::zeroed(s.size as usize)).collect::<Result<Vec<_>>>()?;
+            let mut dsts: Vec<&mut [u8]> = outs.iter_mut().map(|v| v.as_mut_slice()).collect();
+            self.download_staged(slices, &mut dsts)?;
+            return Ok(outs);
+        }
+        // small reads: one copy into the grown staging buffer, in pieces so it stays
+        // bounded
         const PIECE: u64 = 256 << 20;
         let mut out = Vec::with_capacity(slices.len());
         for s in slices {
@@ -876,6 +985,13 @@ impl Backend for WgpuBackend {
             out.push(v);
         }
         Ok(out)
+    }
+
+    fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+        super::check_read_into(slices, outs)?;
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        self.download_staged(slices, outs)
     }
 
     fn trim_pool(&self) {
@@ -900,4 +1016,24 @@ pub fn shader_checks() -> ShaderChecks {
         "noloop" => ShaderChecks::NoLoopBounding,
         _ => ShaderChecks::Full,
     }
+}
+
+/// `dst.copy_from_slice(src)` into mapped (possibly write-combined) memory, 1 MiB pieces
+/// on several threads when large.
+fn par_write(dst: wgpu::WriteOnly<'_, [u8]>, src: &[u8]) {
+    use rayon::prelude::*;
+    const PIECE: usize = 1 << 20;
+    if src.len() < 4 * PIECE {
+        let mut dst = dst;
+        dst.copy_from_slice(src);
+        return;
+    }
+    let (whole, mut rest) = dst.into_chunks::<PIECE>();
+    let pieces: Vec<wgpu::WriteOnly<'_, [u8; PIECE]>> = whole.into_iter().collect();
+    let split = pieces.len() * PIECE;
+    pieces.into_par_iter().zip(src[..split].par_chunks(PIECE)).for_each(|(d, s)| {
+        let mut d: wgpu::WriteOnly<'_, [u8]> = d.into();
+        d.copy_from_slice(s);
+    });
+    rest.copy_from_slice(&src[split..]);
 }

@@ -1,0 +1,110 @@
+//! Large host <-> device transfers: uploads through the staging pair (filled on several
+//! threads), readbacks through the download staging pair, and `read_into` straight into
+//! caller memory. Every byte must arrive, in place, and nothing outside the
+//! destinations may be written.
+
+mod common;
+use common::*;
+use fzwgpu::recording::BufSlice;
+
+const MIB: usize = 1 << 20;
+
+fn pattern(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed);
+    let mut v = Vec::with_capacity(n + 8);
+    while v.len() < n {
+        v.extend_from_slice(&rng.next().to_le_bytes());
+    }
+    v.truncate(n);
+    v
+}
+
+#[test]
+fn large_uploads_and_readbacks_are_exact() {
+    // past two 32 MiB staging chunks, with a tail that is not a whole 1 MiB piece
+    let n = 70 * MIB + 8;
+    let data = pattern(n, 7);
+    for (name, be) in backends() {
+        let buf = be.create_buffer(n as u64).unwrap();
+        be.write_buffer(buf, 0, &data).unwrap();
+        // several windows at once: one larger than a chunk, a small one, one that
+        // starts inside the second chunk and ends in the third
+        let windows = [(0usize, 40 * MIB), (4, 1000), (36 * MIB + 12, 33 * MIB + 4), (n - 8, 8)];
+        let slices: Vec<BufSlice> = windows.iter().map(|&(o, l)| BufSlice::new(buf, o as u64, l as u64)).collect();
+        let got = be.read_buffers(&slices).unwrap();
+        for ((o, l), g) in windows.iter().zip(&got) {
+            assert_eq!(g.len(), *l, "{name}: window {o}+{l} length");
+            assert!(g[..] == data[*o..o + l], "{name}: window {o}+{l} differs");
+        }
+        // a second upload at an offset over the same buffer
+        let data2 = pattern(9 * MIB + 4, 8);
+        be.write_buffer(buf, 4 * MIB as u64, &data2).unwrap();
+        let got = be.read_buffers(&[BufSlice::new(buf, 0, n as u64)]).unwrap().remove(0);
+        assert!(got[..4 * MIB] == data[..4 * MIB], "{name}: bytes before the second upload changed");
+        assert!(got[4 * MIB..4 * MIB + data2.len()] == data2[..], "{name}: second upload differs");
+        assert!(got[4 * MIB + data2.len()..] == data[4 * MIB + data2.len()..], "{name}: bytes after the second upload changed");
+        be.release_buffer(buf);
+    }
+}
+
+#[test]
+fn read_into_fills_exactly_the_destinations() {
+    let n = 40 * MIB;
+    let data = pattern(n, 11);
+    for (name, be) in backends() {
+        let buf = be.create_buffer(n as u64).unwrap();
+        be.write_buffer(buf, 0, &data).unwrap();
+        // ragged destination lengths (1-3 bytes short of the window), carved out of
+        // one poisoned allocation with guard gaps between them
+        let windows = [(0usize, 33 * MIB, 3usize), (8, 17, 1), (5 * MIB, 6 * MIB + 4, 2), (n - 4, 4, 0)];
+        let gap = 64;
+        let total: usize = windows.iter().map(|&(_, l, short)| l - short + gap).sum();
+        let mut mem = vec![0xABu8; total];
+        {
+            let mut rest = mem.as_mut_slice();
+            let mut dsts: Vec<&mut [u8]> = Vec::new();
+            for &(_, l, short) in &windows {
+                let (d, r) = rest.split_at_mut(l - short);
+                let (_, r) = r.split_at_mut(gap);
+                dsts.push(d);
+                rest = r;
+            }
+            let slices: Vec<BufSlice> = windows.iter().map(|&(o, l, _)| BufSlice::new(buf, o as u64, l as u64)).collect();
+            be.read_into(&slices, &mut dsts).unwrap();
+        }
+        let mut at = 0;
+        for &(o, l, short) in &windows {
+            let k = l - short;
+            assert!(mem[at..at + k] == data[o..o + k], "{name}: window {o}+{l} differs");
+            assert!(mem[at + k..at + k + gap].iter().all(|&b| b == 0xAB), "{name}: bytes past window {o}+{l} were written");
+            at += k + gap;
+        }
+        // a destination longer than its window is an error, not a partial read
+        let mut big = vec![0u8; 12];
+        let err = be.read_into(&[BufSlice::new(buf, 0, 8)], &mut [big.as_mut_slice()]);
+        assert!(err.is_err(), "{name}: an oversized destination must be refused");
+        be.release_buffer(buf);
+    }
+}
+
+#[test]
+fn staging_allocation_failures_are_typed_errors() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::{Backend, Error};
+    let data = pattern(9 * MIB, 3);
+    // allocations in order: the buffer, the two upload and the two download staging
+    // buffers; failing each one in turn, then none
+    for k in 0..6u64 {
+        let be = WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("wgpu adapter");
+        let run = || -> fzwgpu::Result<Vec<u8>> {
+            let buf = be.create_buffer(data.len() as u64)?;
+            be.write_buffer(buf, 0, &data)?;
+            Ok(be.read_buffers(&[BufSlice::new(buf, 0, data.len() as u64)])?.remove(0))
+        };
+        match run() {
+            Ok(got) => assert!(k == 5 && got == data, "allocation {k}: the run should have failed, or its bytes differ"),
+            Err(Error::OutOfMemory(_)) => assert!(k < 5, "allocation {k}: unexpected failure"),
+            Err(e) => panic!("allocation {k}: untyped failure {e}"),
+        }
+    }
+}
