@@ -104,29 +104,70 @@ fn get_name(b: &[u8]) -> Result<String> {
     String::from_utf8(b[..end].to_vec()).map_err(|_| Error::corrupt("name is not UTF-8"))
 }
 
-/// Write an archive. `buffers[i].1` is the data of entry `i` (offsets are assigned
-/// here).
-pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompressed_size: u64) -> Result<Vec<u8>> {
-    if stages.len() > MAX_STAGES as usize || buffers.len() > MAX_BUFFERS as usize {
+/// Where an archive of `num_stages` stages and buffers of `sizes` bytes puts things:
+/// the header size, each buffer's payload offset (from the end of the header) and the
+/// total size.
+pub struct Layout {
+    pub header_size: usize,
+    pub offsets: Vec<u64>,
+    pub total: u64,
+}
+
+pub fn layout(num_stages: usize, sizes: &[u64]) -> Result<Layout> {
+    if num_stages > MAX_STAGES as usize || sizes.len() > MAX_BUFFERS as usize {
         return Err(Error::TooLarge {
             what: "stages or buffers in one archive".into(),
-            actual: stages.len().max(buffers.len()) as u64,
+            actual: num_stages.max(sizes.len()) as u64,
             limit: MAX_BUFFERS as u64,
         });
     }
-    let header_size = CORE_HEADER_BYTES + STAGE_INFO_BYTES * stages.len() + BUFFER_ENTRY_BYTES * buffers.len();
-    let mut offsets = Vec::with_capacity(buffers.len());
+    let header_size = CORE_HEADER_BYTES + STAGE_INFO_BYTES * num_stages + BUFFER_ENTRY_BYTES * sizes.len();
+    let mut offsets = Vec::with_capacity(sizes.len());
     let mut payload_len = 0u64;
-    for (_, data) in buffers {
+    for &n in sizes {
         payload_len = payload_len.next_multiple_of(PAYLOAD_ALIGN);
         offsets.push(payload_len);
-        payload_len += data.len() as u64;
+        payload_len += n;
     }
-    let total = header_size as u64 + payload_len;
-    let total_usize = usize::try_from(total).map_err(|_| Error::OutOfMemory(format!("archive of {total} bytes")))?;
-    // zero pages: the padding between payloads is already zero, and the payload copies
-    // (on several threads) fault the pages in
-    let mut out = crate::hostmem::zeroed(total_usize)?;
+    Ok(Layout { header_size, offsets, total: header_size as u64 + payload_len })
+}
+
+/// Write an archive. `buffers[i].1` is the data of entry `i` (offsets are assigned
+/// here).
+pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompressed_size: u64) -> Result<Vec<u8>> {
+    let sizes: Vec<u64> = buffers.iter().map(|(_, d)| d.len() as u64).collect();
+    let lay = layout(stages.len(), &sizes)?;
+    let mut out = alloc(&lay)?;
+    for ((_, data), off) in buffers.iter().zip(&lay.offsets) {
+        let at = lay.header_size + *off as usize;
+        crate::hostmem::par_copy(&mut out[at..at + data.len()], data);
+    }
+    let entries: Vec<BufferEntry> = buffers.iter().map(|(e, d)| BufferEntry { data_size: d.len() as u64, ..e.clone() }).collect();
+    finish(stages, &entries, &lay, &mut out, uncompressed_size)?;
+    Ok(out)
+}
+
+/// The archive's bytes, zero (untouched zero pages: the payload writes fault them in).
+pub fn alloc(lay: &Layout) -> Result<Vec<u8>> {
+    let total = usize::try_from(lay.total).map_err(|_| Error::OutOfMemory(format!("archive of {} bytes", lay.total)))?;
+    crate::hostmem::zeroed(total)
+}
+
+/// Fill in the header of an archive whose payloads are already in place (`out` from
+/// [`alloc`], buffer `i`'s `entries[i].data_size` bytes at `lay.offsets[i]` after the
+/// header), and both CRCs. The padding between payloads must be zero.
+pub fn finish(stages: &[StageInfo], entries: &[BufferEntry], lay: &Layout, out: &mut [u8], uncompressed_size: u64) -> Result<()> {
+    let header_size = lay.header_size;
+    let want_header = CORE_HEADER_BYTES + STAGE_INFO_BYTES * stages.len() + BUFFER_ENTRY_BYTES * entries.len();
+    if entries.len() != lay.offsets.len()
+        || header_size != want_header
+        || out.len() as u64 != lay.total
+        || entries.iter().zip(&lay.offsets).any(|(e, &o)| header_size as u64 + o + e.data_size > lay.total)
+    {
+        return Err(Error::Pipeline("archive layout does not match its stages and entries".into()));
+    }
+    let total = lay.total;
+    let offsets = &lay.offsets;
     // stage infos
     for (i, s) in stages.iter().enumerate() {
         let o = CORE_HEADER_BYTES + i * STAGE_INFO_BYTES;
@@ -152,7 +193,7 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
         put_name(&mut b[172..172 + NAME_BYTES], &s.name);
     }
     // buffer entries
-    for (i, ((e, data), off)) in buffers.iter().zip(&offsets).enumerate() {
+    for (i, (e, off)) in entries.iter().zip(offsets).enumerate() {
         let o = CORE_HEADER_BYTES + stages.len() * STAGE_INFO_BYTES + i * BUFFER_ENTRY_BYTES;
         let b = &mut out[o..o + BUFFER_ENTRY_BYTES];
         if e.config.len() > CONFIG_SLOT {
@@ -164,16 +205,12 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
         b[5] = e.producer_output_idx;
         b[6..8].copy_from_slice(&e.dag_buffer_id.to_le_bytes());
         put_name(&mut b[8..8 + NAME_BYTES], &e.name);
-        b[72..80].copy_from_slice(&(data.len() as u64).to_le_bytes());
+        b[72..80].copy_from_slice(&e.data_size.to_le_bytes());
         b[80..88].copy_from_slice(&e.allocated_size.to_le_bytes());
         b[88..96].copy_from_slice(&e.uncompressed_size.to_le_bytes());
         b[96..104].copy_from_slice(&off.to_le_bytes());
         b[104..104 + e.config.len()].copy_from_slice(&e.config);
         b[232..236].copy_from_slice(&(e.config.len() as u32).to_le_bytes());
-    }
-    for ((_, data), off) in buffers.iter().zip(&offsets) {
-        let at = header_size + *off as usize;
-        crate::hostmem::par_copy(&mut out[at..at + data.len()], data);
     }
     // core header
     let flags = FLAG_DATA_CRC | FLAG_HEADER_CRC;
@@ -181,7 +218,7 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
     let h = &mut out[..CORE_HEADER_BYTES];
     h[0..4].copy_from_slice(&MAGIC.to_le_bytes());
     h[4..6].copy_from_slice(&(((VERSION_MAJOR as u16) << 8) | VERSION_MINOR as u16).to_le_bytes());
-    h[6..8].copy_from_slice(&(buffers.len() as u16).to_le_bytes());
+    h[6..8].copy_from_slice(&(entries.len() as u16).to_le_bytes());
     h[8..16].copy_from_slice(&uncompressed_size.to_le_bytes());
     h[16..24].copy_from_slice(&total.to_le_bytes());
     h[24..32].copy_from_slice(&(header_size as u64).to_le_bytes());
@@ -192,7 +229,7 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
     h[72..76].copy_from_slice(&data_crc.to_le_bytes());
     let header_crc = crc32fast::hash(&out[..header_size]);
     out[76..80].copy_from_slice(&header_crc.to_le_bytes());
-    Ok(out)
+    Ok(())
 }
 
 /// CRC-32/IEEE, as used for both archive checksums.

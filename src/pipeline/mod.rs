@@ -633,15 +633,38 @@ impl Pipeline {
                 lens.push(plen);
             }
         }
-        // each output's parts are read straight into their places in one allocation
+        // Each output's parts are read straight into their places: into the archive's
+        // payload when no archived output is coded on the host (the usual case), else
+        // into one allocation per output.
+        let direct = wanted.iter().all(|&(i, p)| !self.nodes[i].stage.host_coded(p));
+        let sizes: Vec<u64> = lens.iter().map(|pl| pl.iter().sum()).collect();
         let td = Instant::now();
         let mut outputs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
-        let mut whole: Vec<Vec<u8>> =
-            lens.iter().map(|plen| crate::hostmem::zeroed(plen.iter().sum::<u64>() as usize)).collect::<Result<_>>()?;
+        let mut placed: Option<(fzm::Layout, Vec<u8>)> = None;
         {
+            let mut whole: Vec<Vec<u8>> = Vec::new();
+            let mut regions: Vec<&mut [u8]> = Vec::with_capacity(sizes.len());
+            if direct {
+                let lay = fzm::layout(self.order.len(), &sizes)?;
+                let archive = fzm::alloc(&lay)?;
+                placed = Some((lay, archive));
+                let (lay, archive) = placed.as_mut().expect("just set");
+                let mut rest = &mut archive[lay.header_size..];
+                let mut at = 0u64;
+                for (&off, &size) in lay.offsets.iter().zip(&sizes) {
+                    let (_, r) = rest.split_at_mut((off - at) as usize);
+                    let (a, r) = r.split_at_mut(size as usize);
+                    regions.push(a);
+                    rest = r;
+                    at = off + size;
+                }
+            } else {
+                whole = sizes.iter().map(|&n| crate::hostmem::zeroed(n as usize)).collect::<Result<_>>()?;
+                regions.extend(whole.iter_mut().map(|w| w.as_mut_slice()));
+            }
             let mut dsts: Vec<&mut [u8]> = Vec::with_capacity(slices.len());
-            for (w, plen) in whole.iter_mut().zip(&lens) {
-                let mut rest = w.as_mut_slice();
+            for (region, plen) in regions.into_iter().zip(&lens) {
+                let mut rest = region;
                 for &l in plen {
                     let (a, b) = rest.split_at_mut(l as usize);
                     dsts.push(a);
@@ -649,11 +672,11 @@ impl Pipeline {
                 }
             }
             be.read_into(&slices, &mut dsts)?;
+            for (key, bytes) in wanted.iter().zip(whole) {
+                outputs.insert(*key, bytes);
+            }
         }
         let t_download = td.elapsed().as_secs_f64();
-        for (key, bytes) in wanted.iter().zip(whole) {
-            outputs.insert(*key, bytes);
-        }
         let (kernel_seconds, submissions, t_device, t_alloc) = (r.kernel_seconds, r.submissions, r.submit_seconds, r.alloc_seconds);
         let trel = Instant::now();
         drop(r); // release this run's buffers to the pool
@@ -668,9 +691,19 @@ impl Pipeline {
             }
         }
         let t_coding = tc.elapsed().as_secs_f64();
+        // the bytes of archived output k, wherever they are
+        let archived = |k: usize| -> &[u8] {
+            match &placed {
+                Some((lay, a)) => {
+                    let at = lay.header_size + lay.offsets[k] as usize;
+                    &a[at..at + sizes[k] as usize]
+                }
+                None => outputs.get(&wanted[k]).map_or(&[][..], |v| v.as_slice()),
+            }
+        };
         for &i in &self.order {
             let n_out = self.nodes[i].stage.outputs().len();
-            let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| outputs.get(&(i, p)).map(|v| v.as_slice())).collect();
+            let hosts: Vec<Option<&[u8]>> = (0..n_out).map(|p| wanted.iter().position(|w| *w == (i, p)).map(&archived)).collect();
             self.nodes[i].stage.finish_forward(&hosts)?;
         }
         // the archive
@@ -717,7 +750,8 @@ impl Pipeline {
                 name: node.name.clone(),
             });
             for (p, spec) in outs.iter().enumerate() {
-                if let Some(bytes) = outputs.remove(&(i, p)) {
+                if let Some(k) = wanted.iter().position(|w| *w == (i, p)) {
+                    let size = archived(k).len() as u64;
                     let entry = BufferEntry {
                         stage_type: node.stage.type_id(),
                         stage_version: node.stage.version(),
@@ -725,13 +759,13 @@ impl Pipeline {
                         producer_output_idx: p as u8,
                         dag_buffer_id: ids[&(i, p)],
                         name: format!("{}.{}", node.name, spec.name),
-                        data_size: bytes.len() as u64,
-                        allocated_size: node.stage.output_upper_bounds(&[len]).get(p).copied().unwrap_or(bytes.len() as u64),
+                        data_size: size,
+                        allocated_size: node.stage.output_upper_bounds(&[len]).get(p).copied().unwrap_or(size),
                         uncompressed_size: len,
                         byte_offset: 0,
                         config: config.clone(),
                     };
-                    bufs.push((entry, bytes));
+                    bufs.push(entry);
                 }
             }
             for note in node.stage.run_notes() {
@@ -741,8 +775,21 @@ impl Pipeline {
                 report.bounds.push((node.name.clone(), b));
             }
         }
+        if bufs.len() != wanted.len() {
+            return Err(Error::Pipeline(format!("{} archived outputs, {} buffer entries", wanted.len(), bufs.len())));
+        }
         let tw = Instant::now();
-        let bytes = fzm::write(&infos, &bufs, len)?;
+        let bytes = match placed {
+            Some((lay, mut archive)) => {
+                fzm::finish(&infos, &bufs, &lay, &mut archive, len)?;
+                archive
+            }
+            None => {
+                let data: Vec<(BufferEntry, Vec<u8>)> =
+                    bufs.into_iter().zip(&wanted).map(|(e, key)| (e, outputs.remove(key).unwrap_or_default())).collect();
+                fzm::write(&infos, &data, len)?
+            }
+        };
         let t_archive = tw.elapsed().as_secs_f64();
         report.wall_seconds = t0.elapsed().as_secs_f64();
         let host = (report.wall_seconds - t_upload - t_device - t_download).max(0.0);

@@ -430,6 +430,9 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         ])
     }
 
+    fn host_coded(&self, port: usize) -> bool {
+        port == 0
+    }
     fn host_encode(&mut self, port: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
         if port != 0 {
             return Ok(bytes);

@@ -268,6 +268,11 @@ pub trait Stage: Send {
     /// The raw field's finite (min, max), None when no value is finite. NOA/REL bounds
     /// are relative to the field the user gave, whatever this stage's input is.
     fn set_field_range(&mut self, _range: Option<(f64, f64)>) {}
+    /// Whether `host_encode` changes output `port` (then the archive cannot receive the
+    /// readback in place).
+    fn host_coded(&self, _port: usize) -> bool {
+        false
+    }
     /// Host-side coding of an archived output after the one readback (SPECK, the
     /// correction list); identity by default.
     fn host_encode(&mut self, _port: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {

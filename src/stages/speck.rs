@@ -413,6 +413,9 @@ impl Stage for SpeckStage {
         self.n = Some(n);
         Ok(vec![PortData::Deferred { parts: vec![Part { slice: BufSlice::new(codes.buf, codes.offset, len), len: PartLen::Fixed(len) }] }])
     }
+    fn host_coded(&self, _port: usize) -> bool {
+        true
+    }
     fn host_encode(&mut self, _port: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
         let dims = self.dims.ok_or_else(|| Error::Pipeline("SPECK: no run".into()))?;
         let codes: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();

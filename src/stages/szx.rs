@@ -192,21 +192,43 @@ impl SzxStage {
     /// Parse a meta region: per-chunk payload words, block-type counts; every entry
     /// checked.
     fn scan_meta(&self, g: &Geo, meta: &[u8], exact: bool) -> Result<(Vec<u64>, SzxStats)> {
+        use rayon::prelude::*;
         let maxw = if self.is_f64() { f64::MAXW } else { f32::MAXW };
+        let f64v = self.is_f64();
+        // spans of blocks scanned on several threads, merged in order (the first bad
+        // entry is the one reported)
+        const SPAN: u64 = 1 << 16;
+        let spans: Vec<Result<(Vec<u64>, SzxStats)>> = (0..g.nb.div_ceil(SPAN))
+            .into_par_iter()
+            .map(|sp| {
+                let mut per_chunk = vec![0u64; g.nchunks as usize];
+                let mut st = SzxStats::default();
+                for b in sp * SPAN..((sp + 1) * SPAN).min(g.nb) {
+                    let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
+                    let (t, w) = (inf & 0xff, inf >> 8);
+                    let len = (g.n - b * g.bs).min(g.bs) as u32;
+                    match t {
+                        BT_CONST => st.constant += 1,
+                        BT_QUANT if w <= maxw && !exact => st.quantized += 1,
+                        BT_RAW if w == 0 => st.raw += 1,
+                        _ => return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}"))),
+                    }
+                    let c = if f64v { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
+                    per_chunk[(b / g.cb) as usize] += c as u64;
+                }
+                Ok((per_chunk, st))
+            })
+            .collect();
         let mut per_chunk = vec![0u64; g.nchunks as usize];
         let mut st = SzxStats::default();
-        for b in 0..g.nb {
-            let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
-            let (t, w) = (inf & 0xff, inf >> 8);
-            let len = (g.n - b * g.bs).min(g.bs) as u32;
-            match t {
-                BT_CONST => st.constant += 1,
-                BT_QUANT if w <= maxw && !exact => st.quantized += 1,
-                BT_RAW if w == 0 => st.raw += 1,
-                _ => return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}"))),
+        for sp in spans {
+            let (p, s) = sp?;
+            for (a, b) in per_chunk.iter_mut().zip(p) {
+                *a += b;
             }
-            let c = if self.is_f64() { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
-            per_chunk[(b / g.cb) as usize] += c as u64;
+            st.constant += s.constant;
+            st.quantized += s.quantized;
+            st.raw += s.raw;
         }
         Ok((per_chunk, st))
     }
