@@ -159,8 +159,10 @@ impl<'b> Recorder<'b> {
         } else {
             blocks
         };
-        // workgroup teams (no subgroups) always get one block per workgroup
-        if max_groups > 0 && subgroup_teams {
+        // workgroup teams (no subgroups) always get one block per workgroup, and so do
+        // all teams where the adapter cuts long loops short (each walked block costs
+        // loop iterations: `BackendInfo::loop_limit`)
+        if max_groups > 0 && subgroup_teams && info.loop_limit.is_none() {
             groups = groups.min(max_groups);
         }
         self.dispatch_bytes(kernel, f64, params, bindings, groups)

@@ -396,3 +396,30 @@ fn cli_round_trip_2d_and_3d() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// llvmpipe/lavapipe silently stops the loops of a kernel invocation after 65535
+/// iterations, and a `wavelet_lift` workgroup walks a whole line: a 1-D field of 3M
+/// values made lavapipe write an archive that decoded elsewhere with errors 1000x the
+/// bound. Such runs must fall back to the cpu backend (same archive, a run note).
+#[test]
+fn long_lines_on_llvmpipe_fall_back_to_the_cpu_backend() {
+    let g = gpu();
+    let n = 2_500_000u64;
+    let v: Vec<f32> = (0..n).map(|i| ((i as f64 * 1e-4).sin() * 10.0 + (i as f64 * 0.0037).cos()) as f32).collect();
+    let field = Field::from_f32(Dims::new(n, 1, 1).unwrap(), &v).unwrap();
+    let want = fzwgpu::stages::wavelet::lift_iterations(field.dims);
+    let (archive, rec, notes) = both(&sperr(ErrorMode::Noa, 1e-3), &field);
+    let fell_back = notes.iter().any(|(_, n)| n.starts_with("fallback=cpu("));
+    match g.info().loop_limit {
+        Some(limit) => {
+            assert!(want > limit / 2, "the field must need more than half of llvmpipe's loop limit ({want} iterations)");
+            assert!(fell_back, "{}: no fallback note in {notes:?}", g.info().adapter);
+        }
+        None => assert!(!fell_back, "{}: fell back without a loop limit", g.info().adapter),
+    }
+    let d = fzwgpu::decompress(cpu().as_ref(), &archive, &Default::default()).unwrap();
+    assert!(d.field.bytes == rec);
+    let eb = d.report.field_bound();
+    assert!(eb > 0.0);
+    check(&field, &rec, eb, "1-D 2.5M on llvmpipe");
+}

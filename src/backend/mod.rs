@@ -48,7 +48,17 @@ pub struct BackendInfo {
     pub max_workgroups_per_dim: u32,
     /// Alignment of storage-buffer binding offsets.
     pub storage_align: u64,
+    /// Some(n) when the adapter silently ends the loops of a kernel invocation after n
+    /// iterations in total: llvmpipe/lavapipe (Mesa's gallivm loop limiter, 65535,
+    /// shared by every loop of an invocation). Stages whose invocations could loop
+    /// longer (`Stage::loop_iterations`) run on the cpu backend there.
+    pub loop_limit: Option<u64>,
 }
+
+/// Mesa gallivm's `LP_MAX_TGSI_LOOP_ITERATIONS`: llvmpipe and lavapipe stop every loop
+/// of an invocation once this many iterations have run (results are then wrong, with
+/// no error).
+pub const LLVMPIPE_LOOP_LIMIT: u64 = 65535;
 
 /// Result of one submission.
 #[derive(Debug, Default)]

@@ -151,17 +151,32 @@ enum Input<'a, 'b> {
     Device(&'a DeviceField<'b>),
 }
 
-fn f64_fallback<'a>(
+/// The backend a run uses: `backend`, or the cpu backend (same archives) when the
+/// stages need float64 arithmetic the adapter lacks, or when one of their kernel
+/// invocations would loop longer than the adapter lets it (`loops`, see
+/// `BackendInfo::loop_limit`). The reason goes to the run notes.
+fn cpu_fallback<'a>(
     backend: &'a dyn Backend,
     needs_f64: bool,
+    loops: u64,
     holder: &'a mut Option<CpuBackend>,
     notes: &mut Vec<(String, String)>,
 ) -> &'a dyn Backend {
-    if needs_f64 && !backend.info().shader_f64 {
-        notes.push(("pipeline".into(), format!("fallback=cpu(no SHADER_F64 on {})", backend.info().adapter)));
-        holder.insert(CpuBackend::new())
+    let info = backend.info();
+    let why = if needs_f64 && !info.shader_f64 {
+        Some(format!("no SHADER_F64 on {}", info.adapter))
     } else {
-        backend
+        // half the limit: a margin for loop overheads the estimate does not count
+        info.loop_limit
+            .filter(|&l| loops > l / 2)
+            .map(|l| format!("a kernel invocation would run {loops} loop iterations; {} stops loops after {l}", info.adapter))
+    };
+    match why {
+        Some(why) => {
+            notes.push(("pipeline".into(), format!("fallback=cpu({why})")));
+            holder.insert(CpuBackend::new())
+        }
+        None => backend,
     }
 }
 
@@ -476,8 +491,10 @@ impl Pipeline {
         self.finalize()?;
         let mut notes = Vec::new();
         let needs_f64 = self.nodes.iter().any(|n| n.stage.needs_f64());
+        let loops = self.nodes.iter().map(|n| n.stage.loop_iterations()).max().unwrap_or(0);
         let mut holder = None;
-        let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
+        let be = cpu_fallback(backend, needs_f64, loops, &mut holder, &mut notes);
+        let fell_back = be.info().kind != backend.info().kind;
         let opts = self.options.clone();
         let consumers = self.consumers();
         let mut r = Recorder::new(be);
@@ -492,8 +509,11 @@ impl Pipeline {
                 t_upload = tu.elapsed().as_secs_f64();
                 PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None }
             }
-            Input::Device(_) if needs_f64 && !backend.info().shader_f64 => {
-                return Err(Error::Unsupported("this pipeline needs float64 arithmetic, which the device field's adapter lacks".into()))
+            Input::Device(_) if fell_back => {
+                return Err(Error::Unsupported(format!(
+                    "this pipeline cannot run on the device field's adapter ({})",
+                    notes.last().map_or("", |n| n.1.as_str())
+                )))
             }
             Input::Device(f) => f.port(),
         };
@@ -877,8 +897,16 @@ fn decompress_to<'b>(
     }
     let mut notes = Vec::new();
     let needs_f64 = stages.iter().any(|s| s.needs_f64());
+    let loops = stages.iter().map(|s| s.loop_iterations()).max().unwrap_or(0);
     let mut holder = None;
-    let be = f64_fallback(backend, needs_f64, &mut holder, &mut notes);
+    let be = cpu_fallback(backend, needs_f64, loops, &mut holder, &mut notes);
+    let fell_back = be.info().kind != backend.info().kind;
+    if resident && fell_back {
+        return Err(Error::Unsupported(format!(
+            "this archive cannot be decoded on the adapter ({})",
+            notes.last().map_or("", |n| n.1.as_str())
+        )));
+    }
     let mut r = Recorder::new(be);
     r.replays = opts.timing_replays;
     let mut t_upload = 0.0;
@@ -1046,9 +1074,6 @@ fn decompress_to<'b>(
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
     let mut t_download = 0.0;
     let (host, device) = if resident {
-        if needs_f64 && !backend.info().shader_f64 {
-            return Err(Error::Unsupported("this archive needs float64 arithmetic, which the adapter lacks".into()));
-        }
         r.keep(slice.buf);
         (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))
     } else {

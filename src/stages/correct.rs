@@ -375,6 +375,10 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
     fn needs_f64(&self) -> bool {
         true
     }
+    fn loop_iterations(&self) -> u64 {
+        // the trial reconstruction runs the inverse transform
+        self.dims.or(self.resolved.map(|r| r.dims)).map_or(0, wavelet::lift_iterations)
+    }
     fn field_dims(&self) -> Option<Dims> {
         self.resolved.map(|r| r.dims)
     }

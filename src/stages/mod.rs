@@ -278,6 +278,13 @@ pub trait Stage: Send {
     fn host_encode(&mut self, _port: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
         Ok(bytes)
     }
+    /// The most loop iterations one invocation of this stage's kernels can run on the
+    /// current dims (0: bounded by the stage's limits, far below any loop limit). The
+    /// pipeline runs on the cpu backend when this exceeds the adapter's
+    /// `BackendInfo::loop_limit`.
+    fn loop_iterations(&self) -> u64 {
+        0
+    }
     /// Whether the forward kernels need SHADER_F64 on this config.
     fn needs_f64(&self) -> bool {
         false

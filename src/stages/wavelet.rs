@@ -161,6 +161,25 @@ pub fn passes(w: Wavelet, dims: Dims, inverse: bool) -> Result<Vec<(WaveletParam
     Ok(out)
 }
 
+/// The most loop iterations one `wavelet_lift` invocation runs for a field of `dims`
+/// (either direction, either wavelet): a workgroup walks a whole line, each invocation
+/// a strided share of it in the copy-in, lifting-step and copy-out loops.
+pub fn lift_iterations(dims: Dims) -> u64 {
+    let wg = crate::kernels::workgroup_size(Kernel::WaveletLift).unwrap_or(1).max(1) as u64;
+    let steps = Wavelet::Cdf97.lifting().0.max(Wavelet::Cdf53.lifting().0) as u64;
+    passes(Wavelet::Cdf97, dims, false)
+        .map(|ps| {
+            ps.iter()
+                .map(|(p, _)| {
+                    let len = p.len as u64;
+                    2 * len.div_ceil(wg) + steps * len.div_ceil(2 * wg) + steps
+                })
+                .max()
+                .unwrap_or(0)
+        })
+        .unwrap_or(u64::MAX)
+}
+
 /// Record the multi-level transform of `work` (float64, dims.len() values) in place;
 /// `scratch` holds at least as many float64 values.
 pub fn record_transform(r: &mut Recorder, w: Wavelet, dims: Dims, work: BufSlice, scratch: BufSlice, inverse: bool) -> Result<()> {
@@ -293,6 +312,9 @@ impl Stage for WaveletStage {
     }
     fn needs_f64(&self) -> bool {
         true
+    }
+    fn loop_iterations(&self) -> u64 {
+        self.dims.map_or(0, lift_iterations)
     }
     fn field_dims(&self) -> Option<Dims> {
         self.dims

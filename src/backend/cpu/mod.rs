@@ -124,6 +124,7 @@ impl CpuBackend {
                 max_buffer_bytes: 1 << 40,
                 max_workgroups_per_dim: u32::MAX,
                 storage_align: 4,
+                loop_limit: None,
             },
             slab: Mutex::new(Slab::default()),
         }

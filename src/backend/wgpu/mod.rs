@@ -218,6 +218,8 @@ impl WgpuBackend {
             max_buffer_bytes: dl.max_buffer_size,
             max_workgroups_per_dim: dl.max_compute_workgroups_per_dimension,
             storage_align: dl.min_storage_buffer_offset_alignment as u64,
+            loop_limit: (ainfo.name.to_lowercase().contains("llvmpipe") || ainfo.driver.to_lowercase().contains("llvmpipe"))
+                .then_some(super::LLVMPIPE_LOOP_LIMIT),
         };
         Ok(WgpuBackend {
             info,
