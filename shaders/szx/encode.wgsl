@@ -37,8 +37,8 @@ struct Unit {
     n: u32,
 }
 
-// Loops over the 4 values of a unit have a constant trip count, so compilers unroll
-// them and the vector components stay in registers.
+// The 4 values of a unit are addressed by constant components (.x .. .w), never by a
+// dynamic index, so they stay in registers.
 fn load_unit(i0: u32, end: u32) -> Unit {
     var u: Unit;
     u.n = select(0u, min(UNIT, end - i0), i0 < end);
@@ -52,27 +52,51 @@ fn load_unit(i0: u32, end: u32) -> Unit {
         u.lo = vec4<u32>(a.x, a.z, b.x, b.z);
         u.hi = vec4<u32>(a.y, a.w, b.y, b.w);
     } else {
-        for (var j = 0u; j < UNIT; j++) {
-            if (j < u.n) {
-                u.lo[j] = data_u[2u * (i0 + j)];
-                u.hi[j] = data_u[2u * (i0 + j) + 1u];
-            }
+        if (u.n > 0u) {
+            u.lo.x = data_u[2u * i0];
+            u.hi.x = data_u[2u * i0 + 1u];
+        }
+        if (u.n > 1u) {
+            u.lo.y = data_u[2u * i0 + 2u];
+            u.hi.y = data_u[2u * i0 + 3u];
+        }
+        if (u.n > 2u) {
+            u.lo.z = data_u[2u * i0 + 4u];
+            u.hi.z = data_u[2u * i0 + 5u];
+        }
+        if (u.n > 3u) {
+            u.lo.w = data_u[2u * i0 + 6u];
+            u.hi.w = data_u[2u * i0 + 7u];
         }
     }
     // no bitcast to f64 in WGSL: the values through the float view
-    for (var j = 0u; j < UNIT; j++) {
-        if (j < u.n) {
-            u.x[j] = data_f[i0 + j];
-        }
+    if (u.n > 0u) {
+        u.x.x = data_f[i0];
+    }
+    if (u.n > 1u) {
+        u.x.y = data_f[i0 + 1u];
+    }
+    if (u.n > 2u) {
+        u.x.z = data_f[i0 + 2u];
+    }
+    if (u.n > 3u) {
+        u.x.w = data_f[i0 + 3u];
     }
 #else
     if (u.n == UNIT && (i0 & 3u) == 0u) {
         u.lo = data4[i0 / 4u];
     } else {
-        for (var j = 0u; j < UNIT; j++) {
-            if (j < u.n) {
-                u.lo[j] = data_u[i0 + j];
-            }
+        if (u.n > 0u) {
+            u.lo.x = data_u[i0];
+        }
+        if (u.n > 1u) {
+            u.lo.y = data_u[i0 + 1u];
+        }
+        if (u.n > 2u) {
+            u.lo.z = data_u[i0 + 2u];
+        }
+        if (u.n > 3u) {
+            u.lo.w = data_u[i0 + 3u];
         }
     }
     u.hi = u.lo;
@@ -106,10 +130,17 @@ fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
 }
 
 fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
-    for (var j = 0u; j < UNIT; j++) {
-        if (j < u.n) {
-            fold_one(m, u.lo[j], u.hi[j], i0 + j);
-        }
+    if (u.n > 0u) {
+        fold_one(m, u.lo.x, u.hi.x, i0);
+    }
+    if (u.n > 1u) {
+        fold_one(m, u.lo.y, u.hi.y, i0 + 1u);
+    }
+    if (u.n > 2u) {
+        fold_one(m, u.lo.z, u.hi.z, i0 + 2u);
+    }
+    if (u.n > 3u) {
+        fold_one(m, u.lo.w, u.hi.w, i0 + 3u);
     }
 }
 
@@ -120,37 +151,36 @@ struct Codes {
     ok: bool,
 }
 
-fn unit_codes(u: Unit, r: FT, qlim: u32) -> Codes {
-    var cs = Codes(vec4<u32>(0u), true);
-    for (var j = 0u; j < UNIT; j++) {
-        if (j < u.n) {
-            let c = code_of(u.x[j], r, qlim);
-            cs.c[j] = c.x;
-            cs.ok = cs.ok && c.y == 1u;
-        }
+// (code, ok) of value j of a unit; (0, ok) past the block
+fn code_in(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
+    if (j < n) {
+        return code_of(x, r, qlim);
     }
-    return cs;
+    return vec2<u32>(0u, 1u);
+}
+
+fn unit_codes(u: Unit, r: FT, qlim: u32) -> Codes {
+    let a = code_in(u.x.x, 0u, u.n, r, qlim);
+    let b = code_in(u.x.y, 1u, u.n, r, qlim);
+    let c = code_in(u.x.z, 2u, u.n, r, qlim);
+    let d = code_in(u.x.w, 3u, u.n, r, qlim);
+    return Codes(vec4<u32>(a.x, b.x, c.x, d.x), (a.y & b.y & c.y & d.y) == 1u);
+}
+
+fn const_in(x: FT, j: u32, n: u32, mid: FT) -> bool {
+    return j >= n || within(x, mid);
 }
 
 fn unit_const_ok(u: Unit, mid: FT) -> bool {
-    var ok = true;
-    for (var j = 0u; j < UNIT; j++) {
-        if (j < u.n) {
-            ok = ok && within(u.x[j], mid);
-        }
-    }
-    return ok;
+    return const_in(u.x.x, 0u, u.n, mid) && const_in(u.x.y, 1u, u.n, mid) && const_in(u.x.z, 2u, u.n, mid) && const_in(u.x.w, 3u, u.n, mid);
 }
 
 // The 32-bit value v placed at bit o of a word (o may be negative: low bits dropped).
 fn piece(v: u32, o: i32) -> u32 {
-    if (o >= 32 || o <= -32) {
-        return 0u;
-    }
-    if (o >= 0) {
-        return v << u32(o);
-    }
-    return v >> u32(-o);
+    // branch-free: WGSL shifts use the amount modulo 32, the selects discard those
+    let l = v << (u32(o) & 31u);
+    let r = v >> (u32(-o) & 31u);
+    return select(0u, select(r, l, o >= 0), o < 32 && o > -32);
 }
 
 // The 4 codes of a lane as one bit string of 4 * w bits (w <= 32), LSB first, in
@@ -158,11 +188,15 @@ fn piece(v: u32, o: i32) -> u32 {
 fn code_string(c: vec4<u32>, w: u32, parts: u32) -> vec4<u32> {
     let o = vec4<i32>(0, i32(w), i32(2u * w), i32(3u * w));
     var s = vec4<u32>(0u);
-    for (var q = 0u; q < 4u; q++) {
-        if (q < parts) {
-            let b = i32(32u * q);
-            s[q] = piece(c.x, o.x - b) | piece(c.y, o.y - b) | piece(c.z, o.z - b) | piece(c.w, o.w - b);
-        }
+    s.x = piece(c.x, o.x) | piece(c.y, o.y) | piece(c.z, o.z) | piece(c.w, o.w);
+    if (parts > 1u) {
+        s.y = piece(c.x, o.x - 32) | piece(c.y, o.y - 32) | piece(c.z, o.z - 32) | piece(c.w, o.w - 32);
+    }
+    if (parts > 2u) {
+        s.z = piece(c.x, o.x - 64) | piece(c.y, o.y - 64) | piece(c.z, o.z - 64) | piece(c.w, o.w - 64);
+    }
+    if (parts > 3u) {
+        s.w = piece(c.x, o.x - 96) | piece(c.y, o.y - 96) | piece(c.z, o.z - 96) | piece(c.w, o.w - 96);
     }
     return s;
 }
