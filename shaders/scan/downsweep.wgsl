@@ -16,6 +16,7 @@ struct ScanParams {
 
 const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
+const_assert ITEMS == 4u; // the body below is written out for 4 values
 #include "common/wg_scan.wgsl"
 
 @compute @workgroup_size(WG)
@@ -27,20 +28,34 @@ fn scan_downsweep(@builtin(local_invocation_index) lid: u32,
         return;
     }
     let base = (t * WG + lid) * ITEMS;
-    var v: array<u32, ITEMS>;
-    var acc = 0u;
-    for (var k = 0u; k < ITEMS; k++) {
-        var x = 0u;
-        if (base + k < S.n) {
-            x = input[base + k];
-        }
-        v[k] = acc;
-        acc = acc + x;
+    // the ITEMS = 4 values of an invocation by constant component (no dynamic index)
+    var x = vec4<u32>(0u);
+    if (base < S.n) {
+        x.x = input[base];
     }
+    if (base + 1u < S.n) {
+        x.y = input[base + 1u];
+    }
+    if (base + 2u < S.n) {
+        x.z = input[base + 2u];
+    }
+    if (base + 3u < S.n) {
+        x.w = input[base + 3u];
+    }
+    // exclusive prefix within the invocation
+    let v = vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
+    let acc = v.w + x.w;
     let pre = wg_exclusive_scan(lid, acc, SG_ARGS) + tile_offsets[t];
-    for (var k = 0u; k < ITEMS; k++) {
-        if (base + k < S.n) {
-            output[base + k] = pre + v[k];
-        }
+    if (base < S.n) {
+        output[base] = pre + v.x;
+    }
+    if (base + 1u < S.n) {
+        output[base + 1u] = pre + v.y;
+    }
+    if (base + 2u < S.n) {
+        output[base + 2u] = pre + v.z;
+    }
+    if (base + 3u < S.n) {
+        output[base + 3u] = pre + v.w;
     }
 }
