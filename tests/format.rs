@@ -139,3 +139,38 @@ fn gpu_decoder_rejects_the_same_corruptions() {
         }
     }
 }
+
+/// The writer's two forms agree: `write` (payloads copied in) and `layout` + `alloc` +
+/// payloads placed by the caller + `finish` (how compression reads outputs straight into
+/// the archive) give the archive back byte for byte; a layout that does not match the
+/// stages and entries is refused.
+#[test]
+fn writing_in_place_equals_writing_copies() {
+    let bytes = sample();
+    let a = fzm::read(&bytes).unwrap();
+    let data: Vec<Vec<u8>> = (0..a.buffers.len()).map(|k| a.buffer_data(k).to_vec()).collect();
+    let pairs: Vec<(fzm::BufferEntry, Vec<u8>)> = a.buffers.iter().cloned().zip(data.iter().cloned()).collect();
+    assert!(fzm::write(&a.stages, &pairs, a.header.uncompressed_size).unwrap() == bytes);
+    let sizes: Vec<u64> = data.iter().map(|d| d.len() as u64).collect();
+    let lay = fzm::layout(a.stages.len(), &sizes).unwrap();
+    let mut out = fzm::alloc(&lay).unwrap();
+    for (d, off) in data.iter().zip(&lay.offsets) {
+        let at = lay.header_size + *off as usize;
+        out[at..at + d.len()].copy_from_slice(d);
+    }
+    fzm::finish(&a.stages, &a.buffers, &lay, &mut out, a.header.uncompressed_size).unwrap();
+    assert!(out == bytes);
+    // one stage or one buffer entry too few or too many, or a wrong total
+    let bad = fzm::finish(&a.stages[1..], &a.buffers, &lay, &mut out, 0);
+    assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
+    let bad = fzm::finish(&a.stages, &a.buffers[1..], &lay, &mut out, 0);
+    assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
+    let mut longer = out.clone();
+    longer.push(0);
+    let bad = fzm::finish(&a.stages, &a.buffers, &lay, &mut longer, 0);
+    assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
+    let mut big = a.buffers.clone();
+    big[0].data_size = lay.total;
+    let bad = fzm::finish(&a.stages, &big, &lay, &mut out, 0);
+    assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
+}
