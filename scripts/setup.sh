@@ -7,7 +7,8 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 need=()
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] || ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || need+=(libvulkan1)
-ls /usr/share/vulkan/icd.d/*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# lavapipe: the tests pin it (scripts/test.sh), whatever other driver is installed
+ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 command -v curl >/dev/null 2>&1 || need+=(curl ca-certificates)
 if [ ${#need[@]} -gt 0 ]; then

@@ -211,8 +211,8 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     let out = twin_check(what, Kernel::SzxEncode, f64v, &p, &enc, nb as u64);
     let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
     // two workgroups: each team walks many blocks, loading the next one ahead (the
-    // subgroup variant only: the host never limits the workgroup-team variant, whose
-    // multi-block loop gave wrong blocks on lavapipe)
+    // subgroup variant only: the host gives workgroup teams one block each, and a
+    // workgroup walking thousands of blocks reaches llvmpipe's loop limit)
     let again = twin_check_on(&format!("{what} (2 workgroups)"), Kernel::SzxEncode, f64v, &p, &enc, 2, false);
     assert_eq!(again, out, "{what}: szx_encode with two workgroups");
     let mut offs = vec![0u32; nb];

@@ -37,39 +37,63 @@ struct Unit {
     n: u32,
 }
 
+// The words (lo, hi) of element i (float32: the one word twice).
+fn words_at(i: u32) -> vec2<u32> {
+#ifdef F64
+    return vec2<u32>(data_u[2u * i], data_u[2u * i + 1u]);
+#else
+    return vec2<u32>(data_u[i], data_u[i]);
+#endif
+}
+
 // The 4 values of a unit are addressed by constant components (.x .. .w), never by a
 // dynamic index, so they stay in registers.
 fn load_unit(i0: u32, end: u32) -> Unit {
     var u: Unit;
     u.n = select(0u, min(UNIT, end - i0), i0 < end);
     u.lo = vec4<u32>(0u);
-#ifdef F64
     u.hi = vec4<u32>(0u);
-    u.x = vec4<FT>(0.0);
-    if (u.n == UNIT && (i0 & 1u) == 0u) {
+#ifdef F64
+    let wide = u.n == UNIT && (i0 & 1u) == 0u;
+    if (wide) {
         let a = data4[i0 / 2u];
         let b = data4[i0 / 2u + 1u];
         u.lo = vec4<u32>(a.x, a.z, b.x, b.z);
         u.hi = vec4<u32>(a.y, a.w, b.y, b.w);
-    } else {
+    }
+#else
+    let wide = u.n == UNIT && (i0 & 3u) == 0u;
+    if (wide) {
+        u.lo = data4[i0 / 4u];
+        u.hi = u.lo;
+    }
+#endif
+    if (!wide) {
+        // word by word (a block's ragged end, or units not 16-byte aligned)
         if (u.n > 0u) {
-            u.lo.x = data_u[2u * i0];
-            u.hi.x = data_u[2u * i0 + 1u];
+            let w = words_at(i0);
+            u.lo.x = w.x;
+            u.hi.x = w.y;
         }
         if (u.n > 1u) {
-            u.lo.y = data_u[2u * i0 + 2u];
-            u.hi.y = data_u[2u * i0 + 3u];
+            let w = words_at(i0 + 1u);
+            u.lo.y = w.x;
+            u.hi.y = w.y;
         }
         if (u.n > 2u) {
-            u.lo.z = data_u[2u * i0 + 4u];
-            u.hi.z = data_u[2u * i0 + 5u];
+            let w = words_at(i0 + 2u);
+            u.lo.z = w.x;
+            u.hi.z = w.y;
         }
         if (u.n > 3u) {
-            u.lo.w = data_u[2u * i0 + 6u];
-            u.hi.w = data_u[2u * i0 + 7u];
+            let w = words_at(i0 + 3u);
+            u.lo.w = w.x;
+            u.hi.w = w.y;
         }
     }
+#ifdef F64
     // no bitcast to f64 in WGSL: the values through the float view
+    u.x = vec4<FT>(0.0);
     if (u.n > 0u) {
         u.x.x = data_f[i0];
     }
@@ -83,23 +107,6 @@ fn load_unit(i0: u32, end: u32) -> Unit {
         u.x.w = data_f[i0 + 3u];
     }
 #else
-    if (u.n == UNIT && (i0 & 3u) == 0u) {
-        u.lo = data4[i0 / 4u];
-    } else {
-        if (u.n > 0u) {
-            u.lo.x = data_u[i0];
-        }
-        if (u.n > 1u) {
-            u.lo.y = data_u[i0 + 1u];
-        }
-        if (u.n > 2u) {
-            u.lo.z = data_u[i0 + 2u];
-        }
-        if (u.n > 3u) {
-            u.lo.w = data_u[i0 + 3u];
-        }
-    }
-    u.hi = u.lo;
     u.x = bitcast<vec4<f32>>(u.lo);
 #endif
     return u;
@@ -437,7 +444,7 @@ fn szx_encode(@builtin(local_invocation_index) lid: u32,
     }
 #else
     // workgroup teams (barriers inside): the host dispatches one workgroup per block
-    // (with several blocks per workgroup lavapipe produced wrong blocks, cause unknown)
+    // (walking ~1250 blocks, a workgroup reached llvmpipe's 65535-iteration loop limit)
     for (; b < P.nblocks; b += stride) {
         let start = b * P.block_size;
         encode_block(b, t.x, t.y, load_unit(start + UNIT * t.x, start + block_len(b)));

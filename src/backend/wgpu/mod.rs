@@ -617,7 +617,7 @@ impl WgpuBackend {
         Some(span)
     }
 
-    fn read_into(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
+    fn read_batch(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
         let mut data: Vec<Vec<u8>> = Vec::with_capacity(slices.len());
         let secs = self.read_with(slices, encoder, &mut |_, bytes| data.push(bytes.to_vec()))?;
         Ok((data, secs))
@@ -953,7 +953,7 @@ impl Backend for WgpuBackend {
             enc.resolve_query_set(set, 0..2 * ndisp as u32, resolve, 0);
             enc.copy_buffer_to_buffer(resolve, 0, read, 0, 16 * ndisp);
         }
-        let (readbacks, mut secs) = self.read_into(&rec.readbacks, Some(enc))?;
+        let (readbacks, mut secs) = self.read_batch(&rec.readbacks, Some(enc))?;
         if let (Some((_, _, read)), Some(ts)) = (&prof, &self.ts) {
             secs = self.print_profile(read, ts.period_ns as f64, rec).or(secs);
         }
@@ -969,24 +969,8 @@ impl Backend for WgpuBackend {
             self.download_staged(slices, &mut dsts)?;
             return Ok(outs);
         }
-        // small reads: one copy into the grown staging buffer, in pieces so it stays
-        // bounded
-        const PIECE: u64 = 256 << 20;
-        let mut out = Vec::with_capacity(slices.len());
-        for s in slices {
-            let mut v = Vec::with_capacity(s.size as usize);
-            let mut off = 0;
-            while off < s.size || (s.size == 0 && off == 0) {
-                let len = (s.size - off).min(PIECE);
-                if len == 0 {
-                    break;
-                }
-                self.read_with(&[BufSlice::new(s.buf, s.offset + off, len)], None, &mut |_, bytes| v.extend_from_slice(bytes))?;
-                off += len;
-            }
-            out.push(v);
-        }
-        Ok(out)
+        // small reads (under DOWNLOAD_MIN in all): one copy into the grown staging buffer
+        Ok(self.read_batch(slices, None)?.0)
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
