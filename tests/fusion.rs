@@ -81,6 +81,79 @@ fn fused_equals_staged() {
     }
 }
 
+const WIDE_BLOCKS: &str = r#"
+[pipeline]
+fusion = "force"
+[[stage]]
+name = "q"
+type = "Quantizer"
+code_type = "int32"
+[[stage]]
+name = "l"
+type = "Lorenzo"
+data_type = "int32"
+block_size = 64
+inputs = [{ from = "q", port = "codes" }]
+[[stage]]
+name = "b"
+type = "AdaptiveBitpack"
+data_type = "int32"
+block_size = 512
+inputs = [{ from = "l", port = "residuals" }]
+"#;
+
+/// Geometries the one-pass `chain_encode` takes (rows of whole blocks, tiles a multiple
+/// of 32 wide): the same archive as the staged stages, and the run says which kernels ran.
+#[test]
+fn chain_encode_equals_staged() {
+    let mut rng = Rng(17);
+    let mut wave = |n: usize, f: &dyn Fn(usize) -> f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| match i % 4099 {
+                17 => f64::NAN,
+                19 => f64::NEG_INFINITY,
+                23 => 1e-41,
+                29 => -7e12,
+                _ => f(i) + rng.unit() * 0.01,
+            })
+            .collect()
+    };
+    let d2 = wave(256 * 131, &|i| ((i % 256) as f64 * 0.05).cos() * 3.0 + (i / 256) as f64 * 0.01);
+    let d3 = wave(128 * 5 * 130, &|i| (i as f64 * 0.001).sin() * 40.0);
+    let d1 = wave(40_003, &|i| (i as f64 * 0.01).sin() * 100.0);
+    let wide = wave(1024 * 20, &|i| (i as f64 * 0.002).sin() * 9.0);
+    let fields: Vec<(Field, &str)> = vec![
+        (Field::from_f32(Dims::d1(40_003).unwrap(), &d1.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
+        (Field::from_f32(Dims::new(256, 131, 1).unwrap(), &d2.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
+        (Field::from_f64(Dims::new(256, 131, 1).unwrap(), &d2).unwrap(), "both"),
+        (Field::from_f32(Dims::new(128, 5, 130).unwrap(), &d3.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
+        (Field::from_f32(Dims::new(1024, 20, 1).unwrap(), &wide.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "wide"),
+    ];
+    for (f, which) in &fields {
+        let presets: Vec<&str> = if *which == "wide" { vec![WIDE_BLOCKS] } else { vec!["szp_composed", "szp_centered"] };
+        for preset in presets {
+            for (name, be) in backends() {
+                let staged = run(preset, f, FusionPolicy::Off, be.as_ref()).unwrap();
+                let fused = run(preset, f, FusionPolicy::Force, be.as_ref()).unwrap();
+                assert!(
+                    fused.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode)")),
+                    "{} on {name}: {:?}",
+                    f.dims,
+                    fused.report.notes
+                );
+                let label = if preset.len() > 20 { "wide blocks" } else { preset };
+                assert!(staged.bytes == fused.bytes, "{} {label} on {name}: chain_encode archive differs from staged", f.dims);
+                let d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions::default()).unwrap();
+                let bad = match f.dtype {
+                    fzwgpu::DataType::F32 => check_f32(&f32_from(&f.bytes), &f32_from(&d.field.bytes), fused.report.bounds[0].1).1,
+                    _ => check_f64(&f64_from(&f.bytes), &f64_from(&d.field.bytes), fused.report.bounds[0].1).1,
+                };
+                assert_eq!(bad, 0);
+            }
+        }
+    }
+}
+
 #[test]
 fn fusion_switch() {
     let f = Field::from_f32(Dims::d1(10_000).unwrap(), &(0..10_000).map(|i| i as f32 * 0.001).collect::<Vec<_>>()).unwrap();

@@ -842,6 +842,118 @@ fn chain_kernels_match_twins() {
 }
 
 #[test]
+fn chain_encode_and_compact_match_twins() {
+    use fzwgpu::kernels::chain::{encode_groups, encode_strip, encode_unfit};
+    use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, LorenzoParams};
+    let mut rng = Rng(seed());
+    let strip = encode_strip().unwrap();
+    // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
+    // ragged tile bands, partial strips, block maxima by shuffles and through memory
+    for &(nx, ny, nz, tile, bs, walk) in &[
+        (5003u32, 1u32, 1u32, 128u32, 128u32, 1u32),
+        (70, 1, 1, 32, 32, 1),
+        (256, 131, 1, 128, 128, 32),
+        (2176, 7, 1, 128, 128, 4),
+        (128, 5, 130, 128, 32, 32),
+        (1024, 20, 1, 64, 512, 16),
+        (64, 9, 40, 32, 32, 8),
+        (4096, 3, 1, 32, 2048, 1),
+    ] {
+        let n = (nx * ny * nz) as usize;
+        let v: Vec<f64> = (0..n)
+            .map(|i| match i % 997 {
+                3 => f64::NAN,
+                5 => f64::INFINITY,
+                7 => 1e-40,
+                11 => 3e9,
+                _ => (i as f64 * 0.02).sin() * 50.0 + rng.unit() * 2.0,
+            })
+            .collect();
+        let (tx, ty, tz) = (tile, if ny > 1 || nz > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
+        let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
+        let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
+        assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
+        let groups = encode_groups(&lp, walk, strip);
+        let tiles = (ntx * nty * ntz) as usize;
+        let nb = n.div_ceil(bs as usize);
+        let lanes = bs / 32;
+        for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
+            for shared_max in [0u32, 1] {
+                if shared_max == 0 && lanes > 8 {
+                    continue;
+                }
+                macro_rules! params {
+                    ($t:ident, $lim:expr) => {
+                        bytemuck::bytes_of(&$t {
+                            n: n as u32,
+                            block_size: bs,
+                            nblocks: nb as u32,
+                            qzigzag: qzz,
+                            bzigzag: bzz,
+                            centering,
+                            nx,
+                            ny,
+                            nz,
+                            tx,
+                            ty,
+                            tz,
+                            ntx,
+                            nty,
+                            walk,
+                            shared_max,
+                            eb: 0.05,
+                            inv: 10.0,
+                            step: 0.1,
+                            one: 1.0,
+                            limit: $lim,
+                            ..Default::default()
+                        })
+                        .to_vec()
+                    };
+                }
+                let pb = if f64v { params!(ChainParams64, 2147483648.0) } else { params!(ChainParams32, 16777216.0) };
+                let data: Vec<u8> =
+                    if f64v { v.iter().flat_map(|&x| x.to_le_bytes()).collect() } else { v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect() };
+                let what = format!("chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}");
+                let out = twin_check(
+                    &what,
+                    Kernel::ChainEncode,
+                    f64v,
+                    &pb,
+                    &[
+                        B::In(data),
+                        B::Same(0),
+                        B::Same(0),
+                        B::Out(nb * 4),
+                        B::Out(nb * 4),
+                        B::Init(vec![0xEE; nb * bs as usize * 4]),
+                        if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
+                    ],
+                    groups,
+                );
+                let (widths, cost, slots) = (out[0].clone(), u32s(&out[1]), out[2].clone());
+                let mut offs = vec![0u32; nb];
+                let mut acc = 0;
+                for b in 0..nb {
+                    offs[b] = acc;
+                    acc += cost[b];
+                }
+                let bp = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: bzz, ..Default::default() };
+                let out = twin_check(
+                    &what,
+                    Kernel::ChainCompact,
+                    false,
+                    bytemuck::bytes_of(&bp),
+                    &[B::In(widths), B::In(bytes32(&offs)), B::In(slots), B::Out(nb.next_multiple_of(4)), B::Out(acc as usize * 4), B::Out(4)],
+                    (nb as u64).div_ceil(256),
+                );
+                assert_eq!(u32s(&out[2])[0], acc);
+            }
+        }
+    }
+}
+
+#[test]
 fn chain_unpack_matches_twin() {
     use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let mut rng = Rng(seed());

@@ -45,7 +45,7 @@ fn params_layouts_match_wgsl() {
         check(k, false, QuantParams32::FIELDS, std::mem::size_of::<QuantParams32>());
         check(k, true, QuantParams64::FIELDS, std::mem::size_of::<QuantParams64>());
     }
-    for k in [Kernel::BitpackWidth, Kernel::BitpackPack, Kernel::BitpackMetaCost, Kernel::BitpackUnpack] {
+    for k in [Kernel::BitpackWidth, Kernel::BitpackPack, Kernel::BitpackMetaCost, Kernel::BitpackUnpack, Kernel::ChainCompact] {
         check(k, false, BitpackParams::FIELDS, std::mem::size_of::<BitpackParams>());
     }
     for k in [Kernel::LorenzoForward, Kernel::LorenzoScanX, Kernel::LorenzoScanAxis] {
@@ -55,7 +55,7 @@ fn params_layouts_match_wgsl() {
         check(k, false, SzpParams32::FIELDS, std::mem::size_of::<SzpParams32>());
         check(k, true, SzpParams64::FIELDS, std::mem::size_of::<SzpParams64>());
     }
-    for k in [Kernel::ChainWidth, Kernel::ChainPack] {
+    for k in [Kernel::ChainWidth, Kernel::ChainPack, Kernel::ChainEncode] {
         check(k, false, ChainParams32::FIELDS, std::mem::size_of::<ChainParams32>());
         check(k, true, ChainParams64::FIELDS, std::mem::size_of::<ChainParams64>());
     }
@@ -67,7 +67,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
     // every kernel's params are covered above
-    let covered = 2 + 2 + 4 + 4 + 4 + 3 + 4 + 2 + 1 + 1 + 5;
+    let covered = 2 + 2 + 4 + 4 + 5 + 3 + 4 + 3 + 1 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

@@ -20,8 +20,8 @@ struct Params {
     ntx: u32,
     nty: u32,
     tile_base: u32,
-    _pad0: u32,
-    _pad1: u32,
+    walk: u32,       // chain_encode: planes per workgroup walk (divides the walked tile extent)
+    shared_max: u32, // chain_encode: 1 = block maxima through workgroup memory, 0 = subgroup shuffles
     _pad2: u32,
     eb: FT,
     inv: FT,
@@ -43,7 +43,10 @@ fn block_words(w: u32, len: u32) -> u32 {
 
 // the Quantizer's code of value j (as its `codes` output holds it)
 fn code_at(j: u32) -> u32 {
-    let q = quantize_value(j).x;
+    return code_of_q(quantize_value(j).x);
+}
+
+fn code_of_q(q: i32) -> u32 {
     if (P.qzigzag == 1u) {
         return bitcast<u32>((q << 1u) ^ (q >> 31u));
     }

@@ -4,6 +4,7 @@
 //! backend type. Binding kinds and workgroup sizes are reflected from the WGSL with
 //! naga, so Rust never restates them.
 
+pub mod chain;
 pub mod params;
 pub mod range;
 pub mod scan;
@@ -40,6 +41,8 @@ pub enum Kernel {
     SzpUnpack,
     ChainWidth,
     ChainPack,
+    ChainEncode,
+    ChainCompact,
     ChainUnpack,
     WaveletLift,
     WaveletLoad,
@@ -50,7 +53,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 32] = [
+    pub const ALL: [Kernel; 34] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -76,6 +79,8 @@ impl Kernel {
         Kernel::SzpUnpack,
         Kernel::ChainWidth,
         Kernel::ChainPack,
+        Kernel::ChainEncode,
+        Kernel::ChainCompact,
         Kernel::ChainUnpack,
         Kernel::WaveletLift,
         Kernel::WaveletLoad,
@@ -113,6 +118,8 @@ impl Kernel {
             Kernel::SzpUnpack => "szp_unpack",
             Kernel::ChainWidth => "chain_width",
             Kernel::ChainPack => "chain_pack",
+            Kernel::ChainEncode => "chain_encode",
+            Kernel::ChainCompact => "chain_compact",
             Kernel::ChainUnpack => "chain_unpack",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
@@ -151,6 +158,8 @@ impl Kernel {
             Kernel::SzpUnpack => "szp/unpack.wgsl",
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
+            Kernel::ChainEncode => "chain/encode.wgsl",
+            Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
@@ -171,6 +180,7 @@ impl Kernel {
                 | Kernel::BitpackPack
                 | Kernel::BitpackMetaCost
                 | Kernel::BitpackUnpack
+                | Kernel::ChainCompact
                 | Kernel::WaveletLift
         )
     }
@@ -202,6 +212,7 @@ impl Kernel {
                 | Kernel::SzxCompact
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
+                | Kernel::ChainEncode
         )
     }
 

@@ -569,8 +569,8 @@ impl Pipeline {
                 });
                 match why {
                     None => {
-                        let [qo, lo, bo] = stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
-                        let names = format!("{}+{}+{}", qn.name, ln.name, bn.name);
+                        let ([qo, lo, bo], kernels) = stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
+                        let names = format!("{}+{}+{} ({kernels})", qn.name, ln.name, bn.name);
                         values[i] = qo;
                         values[j] = lo;
                         values[k] = bo;

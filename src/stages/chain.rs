@@ -35,7 +35,8 @@ pub fn ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Re
     None
 }
 
-/// Record the fused forward chain; returns the outputs of (quantizer, lorenzo, bitpack).
+/// Record the fused forward chain; returns the outputs of (quantizer, lorenzo, bitpack)
+/// and the kernels that ran (`chain_encode` or `chain_width+chain_pack`).
 pub fn record_forward(
     q: &mut QuantizerStage,
     l: &mut LorenzoStage,
@@ -43,7 +44,7 @@ pub fn record_forward(
     r: &mut Recorder,
     inputs: &[PortData],
     opts: &RunOptions,
-) -> Result<[Vec<PortData>; 3]> {
+) -> Result<([Vec<PortData>; 3], &'static str)> {
     let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("fused chain: no input".into()))?.device("fused chain input")?;
     let f64v = q.f64v_pub();
     let sz = if f64v { 8 } else { 4 };
@@ -63,9 +64,45 @@ pub fn record_forward(
     // 3. AdaptiveBitpack over residuals computed on the fly
     let PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, mut parts } = b.forward_buffers(r, n, opts)?;
     let data = BufSlice::new(input.buf, input.offset, n * sz);
+    let plan = encode_plan(b, &lp, r)?;
+    if let Some((walk, shared_max)) = plan {
+        // one pass over the field (chain_encode), then per chunk the scan of the block
+        // costs and the move of the block bodies to their offsets (chain_compact)
+        let strip = crate::kernels::chain::encode_strip()?;
+        let (widths, cost) = (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?);
+        let bs = b.block_size as u64;
+        let slots = r.temp(4 * g.nb * bs)?;
+        let p = chain_params(q, b, &res, &lp, (n, g.nb, 0, 0), (walk, shared_max as u32), f64v);
+        let groups = crate::kernels::chain::encode_groups(&lp, walk, strip);
+        let enc = [data, data.vec4_view(), data, BufSlice::new(widths, 0, 4 * g.nb), BufSlice::new(cost, 0, 4 * g.nb), BufSlice::new(slots, 0, 4 * g.nb * bs), means_w];
+        r.dispatch_bytes(Kernel::ChainEncode, f64v, &p, &enc, groups)?;
+        let cwg = crate::kernels::workgroup_size(Kernel::ChainCompact)? as u64;
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let bp = crate::kernels::params::BitpackParams {
+                n: nk as u32,
+                block_size: b.block_size,
+                nblocks: nbk as u32,
+                zigzag: (b.dtype == DataType::I32) as u32,
+                chunk: k as u32,
+                ..Default::default()
+            };
+            let o_w = BufSlice::new(offsets, 0, 4 * nbk);
+            record_exclusive_scan(r, BufSlice::new(cost, 4 * b0, 4 * nbk), o_w, nbk)?;
+            let payload = r.alloc(nk * 4)?;
+            let pay_w = BufSlice::new(payload, 0, nk * 4);
+            let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
+            let bind = [BufSlice::new(widths, 4 * b0, 4 * nbk), o_w, BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs), meta_w, pay_w, totals_w];
+            r.dispatch(Kernel::ChainCompact, false, &bp, &bind, nbk.div_ceil(cwg))?;
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
+        }
+    }
     for k in 0..g.nchunks {
+        if parts.len() > 1 {
+            break; // chain_encode ran
+        }
         let (b0, nbk, nk) = g.chunk(k);
-        let p = chain_params(q, b, &res, &lp, nk, nbk, k, b0 * g.bs, f64v);
+        let p = chain_params(q, b, &res, &lp, (nk, nbk, k, b0 * g.bs), (0, 0), f64v);
         let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
         let payload = r.alloc(nk * 4)?;
         let pay_w = BufSlice::new(payload, 0, nk * 4);
@@ -81,7 +118,41 @@ pub fn record_forward(
     if l.centering {
         l_out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
     }
-    Ok([q_out, l_out, vec![PortData::Deferred { parts }]])
+    Ok(([q_out, l_out, vec![PortData::Deferred { parts }]], if plan.is_some() { "chain_encode" } else { "chain_width+chain_pack" }))
+}
+
+/// Planes per `chain_encode` walk the host asks for (`FZWGPU_CHAIN_WALK`, default 32;
+/// the plan takes the largest divisor of the walked tile extent up to it).
+const WALK_DEFAULT: u32 = 32;
+
+/// Whether the forward chain runs as `chain_encode` + `chain_compact` (one pass over the
+/// field) and with which (walk, shared_max), or None for `chain_width` + `chain_pack`
+/// (geometries chain_encode does not take, or `FZWGPU_CHAIN_ENCODE=off`). Both write
+/// the same bytes.
+pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result<Option<(u32, bool)>> {
+    if std::env::var("FZWGPU_CHAIN_ENCODE").is_ok_and(|v| v == "off" || v == "0") {
+        return Ok(None);
+    }
+    let strip = crate::kernels::chain::encode_strip()?;
+    if crate::kernels::chain::encode_unfit(b.block_size, lp, strip).is_some() {
+        return Ok(None);
+    }
+    let want = std::env::var("FZWGPU_CHAIN_WALK").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&w| w > 0).unwrap_or(WALK_DEFAULT);
+    let ext = if lp.nz > 1 {
+        lp.tz.min(lp.nz)
+    } else if lp.ny > 1 {
+        lp.ty.min(lp.ny)
+    } else {
+        1
+    };
+    let t = if lp.nz > 1 { lp.tz } else { lp.ty };
+    // the largest divisor of the tile extent up to `want` (walks never straddle tiles)
+    let walk = if ext <= 1 { 1 } else { (1..=want.min(t)).rev().find(|d| t % d == 0).unwrap_or(1) };
+    let info = r.backend.info();
+    let lanes = b.block_size / crate::kernels::chain::ENCODE_LANE;
+    // shuffles need the block's invocations in one subgroup (subgroups are >= 8 wide)
+    let shared_max = !info.subgroups || lanes > 8;
+    Ok(Some((walk, shared_max)))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -90,10 +161,8 @@ fn chain_params(
     b: &BitpackStage,
     res: &super::bound::Resolved,
     lp: &LorenzoParams,
-    nk: u64,
-    nbk: u64,
-    chunk: u64,
-    base: u64,
+    (nk, nbk, chunk, base): (u64, u64, u64, u64),
+    (walk, shared_max): (u32, u32),
     f64v: bool,
 ) -> Vec<u8> {
     macro_rules! fill {
@@ -118,6 +187,8 @@ fn chain_params(
                 ntx: lp.ntx,
                 nty: lp.nty,
                 tile_base: 0,
+                walk,
+                shared_max,
                 eb,
                 inv,
                 step,

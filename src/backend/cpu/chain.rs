@@ -8,6 +8,7 @@ use super::quant::{encode_code, quantize_one};
 use super::szx::{QuantP, SzxFloat, SzxP};
 use super::{need, params, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
+use crate::kernels::chain::{encode_groups, encode_strip, encode_unfit, ENCODE_LANE};
 use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
 use rayon::prelude::*;
 
@@ -17,6 +18,7 @@ struct ChainP<F> {
     nblocks: u32,
     chunk: u32,
     base: u32,
+    walk: u32,
     bzigzag: bool,
     q: QuantP<F>,
     l: LorenzoParams,
@@ -31,6 +33,7 @@ macro_rules! chain_p {
             nblocks: c.nblocks,
             chunk: c.chunk,
             base: c.base,
+            walk: c.walk,
             bzigzag: c.bzigzag == 1,
             q: QuantP {
                 codes_off: 0,
@@ -95,6 +98,7 @@ fn unsafe_cast<A: SzxFloat, F: SzxFloat>(p: ChainP<A>) -> ChainP<F> {
         nblocks: p.nblocks,
         chunk: p.chunk,
         base: p.base,
+        walk: p.walk,
         bzigzag: p.bzigzag,
         q: QuantP {
             codes_off: 0,
@@ -214,6 +218,92 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Twin of `chain_encode`: each block's width and payload words (cost), the slot words
+/// the kernel's invocations write (32 codes of w bits are w words, so a block of `len`
+/// values gets ceil(len / 32) * w words at word b * block_size, zero padded; none when
+/// w = 0) and, with centering, the tile heads. Needs a dispatch that covers the field.
+pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p = chain_params::<F>(pb)?;
+    let l = &p.l;
+    let strip = encode_strip()?;
+    need(p.base == 0 && p.n as u64 == l.nx as u64 * l.ny as u64 * l.nz as u64, "chain_encode: one dispatch over the whole field")?;
+    if let Some(why) = encode_unfit(p.block_size, l, strip) {
+        return Err(Error::Device(format!("chain_encode: {why}")));
+    }
+    need(p.walk > 0 && (l.nz > 1 && l.tz % p.walk == 0 || l.nz == 1 && (l.ny == 1 || l.ty % p.walk == 0)), "chain_encode: walk divides the walked tile extent")?;
+    need(groups as u64 >= encode_groups(l, p.walk, strip), "chain_encode: the dispatch covers the field")?;
+    let data_u: &[u32] = view(b.ro[0], "chain_encode.data_u")?;
+    let data_f: &[F] = view_trunc(b.ro[2], "chain_encode.data_f")?;
+    let codes = all_codes(&p, data_u, data_f)?;
+    let bs = p.block_size;
+    let res: Vec<(u32, u32, Vec<u32>)> = (0..p.nblocks)
+        .into_par_iter()
+        .map(|blk| {
+            let s = blk * bs;
+            let len = block_len(&p, blk);
+            let vals: Vec<u32> = (s..s + len).map(|i| packed_value(residual(l, &codes, i), p.bzigzag)).collect();
+            let w = 32 - vals.iter().max().copied().unwrap_or(0).leading_zeros();
+            let mut words = vec![0u32; if w == 0 { 0 } else { (len.div_ceil(ENCODE_LANE) * w) as usize }];
+            pack_codes(vals.iter().copied(), w, &mut words);
+            (w, block_words(w, len), words)
+        })
+        .collect();
+    let [widths, cost, slots, means] = &mut b.rw[..] else { return Err(Error::Device("chain_encode: bindings".into())) };
+    let widths: &mut [u32] = view_mut(widths, "widths")?;
+    let cost: &mut [u32] = view_mut(cost, "cost")?;
+    let slots: &mut [u32] = view_mut(slots, "slots")?;
+    let means: &mut [u32] = view_mut(means, "means")?;
+    let nb = p.nblocks as usize;
+    need(widths.len() >= nb && cost.len() >= nb, "chain_encode outputs")?;
+    for (blk, (w, c, words)) in res.into_iter().enumerate() {
+        widths[blk] = w;
+        cost[blk] = c;
+        let at = blk * bs as usize;
+        need(at + words.len() <= slots.len(), "chain_encode slots")?;
+        slots[at..at + words.len()].copy_from_slice(&words);
+    }
+    if l.centering == 1 {
+        for z in (0..l.nz).step_by(l.tz as usize) {
+            for y in (0..l.ny).step_by(l.ty as usize) {
+                for x in (0..l.nx).step_by(l.tx as usize) {
+                    let t = (l.tile_base + ((z / l.tz) * l.nty + (y / l.ty)) * l.ntx + (x / l.tx)) as usize;
+                    *means.get_mut(t).ok_or_else(|| Error::Device("means window".into()))? = codes[((z * l.ny + y) * l.nx + x) as usize];
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Twin of `chain_compact`: each block's `cost` words from its slot to its offset, the
+/// chunk's width bytes and its payload total.
+pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let p: crate::kernels::params::BitpackParams = params(pb)?;
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::ChainCompact)?;
+    let nb = (p.nblocks as u64).min(groups as u64 * wg as u64) as usize;
+    let widths: &[u32] = view(b.ro[0], "chain_compact.widths")?;
+    let offsets: &[u32] = view(b.ro[1], "chain_compact.offsets")?;
+    let slots: &[u32] = view(b.ro[2], "chain_compact.slots")?;
+    need(widths.len() >= nb && offsets.len() >= nb, "chain_compact inputs")?;
+    let [meta, payload, totals] = &mut b.rw[..] else { return Err(Error::Device("chain_compact: bindings".into())) };
+    let meta: &mut [u32] = view_mut(meta, "meta")?;
+    let payload: &mut [u32] = view_mut(payload, "payload")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    let blen = |blk: usize| p.block_size.min(p.n - blk as u32 * p.block_size);
+    super::bitpack::write_width_meta(widths, nb, p.nblocks as usize, meta)?;
+    if nb == p.nblocks as usize && nb > 0 {
+        let l = nb - 1;
+        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? = offsets[l] + block_words(widths[l], blen(l));
+    }
+    for blk in 0..nb {
+        let c = block_words(widths[blk], blen(blk)) as usize;
+        let (off, at) = (offsets[blk] as usize, blk * p.block_size as usize);
+        need(off + c <= payload.len() && at + c <= slots.len(), "chain_compact windows")?;
+        payload[off..off + c].copy_from_slice(&slots[at..at + c]);
     }
     Ok(())
 }

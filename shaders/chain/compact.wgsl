@@ -1,0 +1,56 @@
+// chain_compact: after chain_encode, moves each block's words from its slot (block b at
+// word b * block_size of the chunk's slot window) to its scanned offset in the chunk's
+// payload; writes the chunk's width bytes (four blocks per word, by the block whose
+// index is a multiple of 4) and its payload total (last block): the bytes bitpack_pack
+// writes. One workgroup per WG consecutive blocks: their words form one contiguous run
+// of the payload, which the invocations walk word by word (coalesced writes), each
+// finding its block by a binary search over the group's offsets in workgroup memory.
+#include "common/grid.wgsl"
+#include "common/bitpack_params.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> widths: array<u32>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> slots: array<u32>;
+@group(0) @binding(4) var<storage, read_write> block_meta: array<u32>;
+@group(0) @binding(5) var<storage, read_write> payload: array<u32>;
+@group(0) @binding(6) var<storage, read_write> totals: array<u32>;
+
+const WG: u32 = 256u;
+var<workgroup> s_off: array<u32, WG>;
+
+#include "common/width_meta.wgsl"
+
+@compute @workgroup_size(WG)
+fn chain_compact(@builtin(local_invocation_index) lid: u32,
+                 @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b0 = wg_linear(wid, nwg) * WG;
+    if (b0 >= P.nblocks) {
+        return;
+    }
+    let nb = min(WG, P.nblocks - b0);
+    let b = b0 + lid;
+    if (lid < nb) {
+        s_off[lid] = offsets[b];
+        write_width_meta(b);
+        if (b + 1u == P.nblocks) {
+            totals[P.chunk] = offsets[b] + block_words(widths[b], block_len(b));
+        }
+    }
+    workgroupBarrier();
+    let last = b0 + nb - 1u;
+    let o0 = s_off[0];
+    let o1 = s_off[nb - 1u] + block_words(widths[last], block_len(last));
+    for (var o = o0 + lid; o < o1; o += WG) {
+        // the last block of the group starting at or before word o (a block without
+        // words shares its offset with the next one)
+        var k = 0u;
+        for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+            if (k + h < nb && s_off[k + h] <= o) {
+                k += h;
+            }
+        }
+        payload[o] = slots[(b0 + k) * P.block_size + (o - s_off[k])];
+    }
+}

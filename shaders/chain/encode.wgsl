@@ -1,0 +1,301 @@
+// chain_encode: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, in one pass over
+// the field (chain_compact then moves the block bodies to their scanned offsets). Each
+// invocation holds LANE = 32 consecutive values of a row; a workgroup covers a strip of
+// STRIP values of a row and walks P.walk rows (2-D) or planes (3-D, at a fixed row)
+// of one Lorenzo tile, keeping the previous row's (plane's) differences in registers,
+// so every value is quantized once (plus the left neighbour of each invocation's first
+// value, and in 3-D the row above). Per row step, the Lorenzo residuals of the 32
+// values give their AdaptiveBitpack block's width (a block is block_size / 32
+// invocations: subgroup shuffles, or workgroup memory), and the invocation packs its
+// 32 codes into exactly `w` words of the block's slot (block b at word b * block_size;
+// 32 codes of w bits are w whole words, so no invocation shares a word). Writes
+// widths[b], cost[b] (payload words), the slot words and, with centering, the tile
+// heads — the staged stages' values (tests/fusion.rs). Preconditions (the host checks
+// them, else it runs chain_width / chain_pack): block_size a power of two in
+// [32, STRIP]; tx a multiple of 32; in 2-D/3-D, nx a multiple of block_size; P.walk
+// divides ty (2-D) or tz (3-D); base = 0 (the whole field in one dispatch).
+#include "common/grid.wgsl"
+#include "common/ordered.wgsl"
+#include "common/float_types.wgsl"
+#include "common/chain_params.wgsl"
+#include "common/lorenzo_tiles.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> data_u: array<u32>;
+@group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> data_f: array<FT>;
+@group(0) @binding(4) var<storage, read_write> widths: array<u32>;
+@group(0) @binding(5) var<storage, read_write> cost: array<u32>;
+@group(0) @binding(6) var<storage, read_write> slots: array<u32>;
+@group(0) @binding(7) var<storage, read_write> means: array<u32>;
+
+#include "common/szx_math.wgsl"
+#include "common/quantize.wgsl"
+
+const WG: u32 = 64u;
+const LANE: u32 = 32u;
+const STRIP: u32 = 2048u; // WG * LANE
+const_assert STRIP == WG * LANE;
+
+// 32 u32 values, by constant components only (no dynamic index: they stay in registers)
+struct V32 {
+    v0: vec4<u32>,
+    v1: vec4<u32>,
+    v2: vec4<u32>,
+    v3: vec4<u32>,
+    v4: vec4<u32>,
+    v5: vec4<u32>,
+    v6: vec4<u32>,
+    v7: vec4<u32>,
+}
+
+fn v32_zero() -> V32 {
+    let z = vec4<u32>(0u);
+    return V32(z, z, z, z, z, z, z, z);
+}
+
+fn v32_sub(a: V32, b: V32) -> V32 {
+    return V32(a.v0 - b.v0, a.v1 - b.v1, a.v2 - b.v2, a.v3 - b.v3, a.v4 - b.v4, a.v5 - b.v5, a.v6 - b.v6, a.v7 - b.v7);
+}
+
+// AdaptiveBitpack's unsigned values (zigzag for int32 input)
+fn packed4(v: vec4<u32>) -> vec4<u32> {
+    if (P.bzigzag == 1u) {
+        let q = bitcast<vec4<i32>>(v);
+        return bitcast<vec4<u32>>((q << vec4<u32>(1u)) ^ (q >> vec4<u32>(31u)));
+    }
+    return v;
+}
+
+fn v32_packed(a: V32) -> V32 {
+    return V32(packed4(a.v0), packed4(a.v1), packed4(a.v2), packed4(a.v3), packed4(a.v4), packed4(a.v5), packed4(a.v6), packed4(a.v7));
+}
+
+// zero the components at indices >= P.n (i: index of component v0.x)
+fn tail4(v: vec4<u32>, i: u32) -> vec4<u32> {
+    let idx = vec4<u32>(i) + vec4<u32>(0u, 1u, 2u, 3u);
+    return select(v, vec4<u32>(0u), idx >= vec4<u32>(P.n));
+}
+
+fn v32_tail(a: V32, i: u32) -> V32 {
+    return V32(tail4(a.v0, i), tail4(a.v1, i + 4u), tail4(a.v2, i + 8u), tail4(a.v3, i + 12u), tail4(a.v4, i + 16u), tail4(a.v5, i + 20u), tail4(a.v6, i + 24u), tail4(a.v7, i + 28u));
+}
+
+fn v32_max(a: V32) -> u32 {
+    let m = max(max(max(a.v0, a.v1), max(a.v2, a.v3)), max(max(a.v4, a.v5), max(a.v6, a.v7)));
+    return max(max(m.x, m.y), max(m.z, m.w));
+}
+
+// The Quantizer's codes of values i .. i + 3 (0 past P.n).
+fn codes4(i: u32) -> vec4<u32> {
+#ifdef F64
+    if (i + 4u <= P.n && (i & 1u) == 0u) {
+        let a = data4[i / 2u];
+        let b = data4[i / 2u + 1u];
+        return vec4<u32>(code_of_q(quantize_bits(data_f[i], a.x, a.y).x), code_of_q(quantize_bits(data_f[i + 1u], a.z, a.w).x),
+                         code_of_q(quantize_bits(data_f[i + 2u], b.x, b.y).x), code_of_q(quantize_bits(data_f[i + 3u], b.z, b.w).x));
+    }
+#else
+    if (i + 4u <= P.n && (i & 3u) == 0u) {
+        let w = data4[i / 4u];
+        let x = bitcast<vec4<f32>>(w);
+        return vec4<u32>(code_of_q(quantize_bits(x.x, w.x, w.x).x), code_of_q(quantize_bits(x.y, w.y, w.y).x),
+                         code_of_q(quantize_bits(x.z, w.z, w.z).x), code_of_q(quantize_bits(x.w, w.w, w.w).x));
+    }
+#endif
+    var c = vec4<u32>(0u);
+    if (i < P.n) {
+        c.x = code_at(i);
+    }
+    if (i + 1u < P.n) {
+        c.y = code_at(i + 1u);
+    }
+    if (i + 2u < P.n) {
+        c.z = code_at(i + 2u);
+    }
+    if (i + 3u < P.n) {
+        c.w = code_at(i + 3u);
+    }
+    return c;
+}
+
+fn shift_in(v: vec4<u32>, p: u32) -> vec4<u32> {
+    return vec4<u32>(p, v.x, v.y, v.z);
+}
+
+// nb(x) - nb(x - 1) of the 32 values from index i (x: the first one's column), where
+// nb = code - mu inside the tile and 0 outside it (wrapping arithmetic).
+fn row_d(i: u32, x: u32, mu: u32) -> V32 {
+    let m = vec4<u32>(mu);
+    var left = 0u;
+    if (x % P.tx != 0u) {
+        left = code_at(i - 1u) - mu;
+    }
+    let n0 = codes4(i) - m;
+    let n1 = codes4(i + 4u) - m;
+    let n2 = codes4(i + 8u) - m;
+    let n3 = codes4(i + 12u) - m;
+    let n4 = codes4(i + 16u) - m;
+    let n5 = codes4(i + 20u) - m;
+    let n6 = codes4(i + 24u) - m;
+    let n7 = codes4(i + 28u) - m;
+    return V32(n0 - shift_in(n0, left), n1 - shift_in(n1, n0.w), n2 - shift_in(n2, n1.w), n3 - shift_in(n3, n2.w),
+               n4 - shift_in(n4, n3.w), n5 - shift_in(n5, n4.w), n6 - shift_in(n6, n5.w), n7 - shift_in(n7, n6.w));
+}
+
+// The walked quantity of a row: the x difference (1-D, 2-D), or in 3-D the 2-D Lorenzo
+// of the plane (x difference of row y minus that of row y - 1 inside the tile).
+fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
+    var d = row_d(i, x, mu);
+    if (P.nz > 1u && y % P.ty != 0u) {
+        d = v32_sub(d, row_d(i - P.nx, x, mu));
+    }
+    return d;
+}
+
+// Packing: 32 codes of w bits are exactly w words, written LSB-first from word pk_at.
+var<private> pk_acc: u32;
+var<private> pk_bits: u32;
+var<private> pk_at: u32;
+
+fn put(c: u32, w: u32) {
+    pk_acc = pk_acc | (c << pk_bits);
+    pk_bits = pk_bits + w;
+    if (pk_bits >= 32u) {
+        slots[pk_at] = pk_acc;
+        pk_at = pk_at + 1u;
+        pk_bits = pk_bits - 32u;
+        pk_acc = select(0u, c >> ((w - pk_bits) & 31u), pk_bits > 0u);
+    }
+}
+
+fn put4(v: vec4<u32>, w: u32) {
+    put(v.x, w);
+    put(v.y, w);
+    put(v.z, w);
+    put(v.w, w);
+}
+
+fn pack32(r: V32, w: u32, at: u32) {
+    pk_acc = 0u;
+    pk_bits = 0u;
+    pk_at = at;
+    put4(r.v0, w);
+    put4(r.v1, w);
+    put4(r.v2, w);
+    put4(r.v3, w);
+    put4(r.v4, w);
+    put4(r.v5, w);
+    put4(r.v6, w);
+    put4(r.v7, w);
+}
+
+// block maxima through workgroup memory (double-buffered by step parity)
+var<workgroup> s_max: array<atomic<u32>, 128>; // 2 * WG
+
+@compute @workgroup_size(WG)
+fn chain_encode(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let wl = wg_linear(wid, nwg);
+    let strips = (P.nx + STRIP - 1u) / STRIP;
+    let s = wl % strips;
+    let k = wl / strips;
+    let x = s * STRIP + lid * LANE;
+    var y = 0u;
+    var z = 0u;
+    var steps = 1u;
+    var stride = 0u;
+    var lead = 0u; // position inside the tile along the walk
+    if (P.nz > 1u) {
+        if (k >= P.ny * ((P.nz + P.walk - 1u) / P.walk)) {
+            return;
+        }
+        y = k % P.ny;
+        z = (k / P.ny) * P.walk;
+        steps = min(P.walk, P.nz - z);
+        stride = P.nx * P.ny;
+        lead = z % P.tz;
+    } else if (P.ny > 1u) {
+        if (k >= (P.ny + P.walk - 1u) / P.walk) {
+            return;
+        }
+        y = k * P.walk;
+        steps = min(P.walk, P.ny - y);
+        stride = P.nx;
+        lead = y % P.ty;
+    } else if (k > 0u) {
+        return;
+    }
+    let live = x < P.nx;
+    let i0 = (z * P.ny + y) * P.nx + x;
+    var mu = 0u;
+    if (P.centering == 1u && live) {
+        mu = code_at(((z - z % P.tz) * P.ny + (y - y % P.ty)) * P.nx + (x - x % P.tx));
+    }
+    // the walked quantity of the plane before the first (0 at a tile's start)
+    var prev = v32_zero();
+    if (live && lead != 0u) {
+        var py = y;
+        if (P.nz == 1u) {
+            py = y - 1u;
+        }
+        prev = plane_d(i0 - stride, x, py, mu);
+    }
+    let lanes = P.block_size / LANE;
+    for (var st = 0u; st < steps; st++) {
+        let i = i0 + st * stride;
+        var r = v32_zero();
+        if (live) {
+            let p = plane_d(i, x, y, mu);
+            r = v32_packed(v32_sub(p, prev));
+            prev = p;
+            if (i + LANE > P.n) {
+                r = v32_tail(r, i);
+            }
+        }
+        var m = v32_max(r);
+#ifdef SUBGROUP
+        if (P.shared_max == 0u) {
+            for (var o = 1u; o < lanes; o = o << 1u) {
+                m = max(m, subgroupShuffleXor(m, o));
+            }
+        } else {
+#endif
+            let slot = (st & 1u) * WG + lid / lanes;
+            if (lid % lanes == 0u) {
+                atomicStore(&s_max[slot], 0u);
+            }
+            workgroupBarrier();
+            atomicMax(&s_max[slot], m);
+            workgroupBarrier();
+            m = atomicLoad(&s_max[slot]);
+#ifdef SUBGROUP
+        }
+#endif
+        let w = 32u - countLeadingZeros(m);
+        if (live && i < P.n) {
+            let b = i / P.block_size;
+            let lb = i % P.block_size;
+            if (lb == 0u) {
+                widths[b] = w;
+                cost[b] = block_words(w, block_len(b));
+            }
+            if (P.centering == 1u && x % P.tx == 0u) {
+                var cy = y;
+                var cz = z;
+                if (P.nz > 1u) {
+                    cz = z + st;
+                } else {
+                    cy = y + st;
+                }
+                if (cy % P.ty == 0u && cz % P.tz == 0u) {
+                    means[tile_index(x, cy, cz)] = mu;
+                }
+            }
+            if (w > 0u) {
+                pack32(r, w, b * P.block_size + (lb / LANE) * w);
+            }
+        }
+    }
+}
