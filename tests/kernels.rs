@@ -843,8 +843,10 @@ fn chain_kernels_match_twins() {
 
 #[test]
 fn chain_encode_and_compact_match_twins() {
-    use fzwgpu::kernels::chain::{encode_groups, encode_strip, encode_unfit};
-    use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, LorenzoParams};
+    use fzwgpu::kernels::chain::{decode_groups, decode_strip, decode_unfit, encode_groups, encode_strip, encode_unfit};
+    use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
+    let dstrip = decode_strip().unwrap();
+    let mut decoded = 0;
     let mut rng = Rng(seed());
     let strip = encode_strip().unwrap();
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
@@ -858,6 +860,8 @@ fn chain_encode_and_compact_match_twins() {
         (1024, 20, 1, 64, 512, 16),
         (64, 9, 40, 32, 32, 8),
         (4096, 3, 1, 32, 2048, 1),
+        (1024, 9, 1, 512, 128, 1),
+        (1056, 70, 1, 64, 32, 4),
     ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f64> = (0..n)
@@ -877,6 +881,7 @@ fn chain_encode_and_compact_match_twins() {
         let tiles = (ntx * nty * ntz) as usize;
         let nb = n.div_ceil(bs as usize);
         let lanes = bs / 32;
+        let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
         for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
             for shared_max in [0u32, 1] {
                 if shared_max == 0 && lanes > 8 {
@@ -901,6 +906,7 @@ fn chain_encode_and_compact_match_twins() {
                             nty,
                             walk,
                             shared_max,
+                            counts_at: counts_at as u32,
                             eb: 0.05,
                             inv: 10.0,
                             step: 0.1,
@@ -912,6 +918,9 @@ fn chain_encode_and_compact_match_twins() {
                     };
                 }
                 let pb = if f64v { params!(ChainParams64, 2147483648.0) } else { params!(ChainParams32, 16777216.0) };
+                // mask words, then counts (here starting at 7: the kernel adds to them)
+                let mut qmask = vec![0xEEu8; counts_at * 4];
+                qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
                 let data: Vec<u8> =
                     if f64v { v.iter().flat_map(|&x| x.to_le_bytes()).collect() } else { v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect() };
                 let what = format!("chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}");
@@ -928,10 +937,20 @@ fn chain_encode_and_compact_match_twins() {
                         B::Out(nb * 4),
                         B::Init(vec![0xEE; nb * bs as usize * 4]),
                         if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
+                        B::Init(qmask.clone()),
                     ],
                     groups,
                 );
                 let (widths, cost, slots) = (out[0].clone(), u32s(&out[1]), out[2].clone());
+                let means = out[3].clone();
+                // the outlier mask and counts are quant_encode's
+                let qm = u32s(&out[out.len() - 1]);
+                let flags: Vec<u32> = (0..n).map(|i| (qm[i / 32] >> (i % 32)) & 1).collect();
+                for g in 0..n.div_ceil(256) {
+                    let want = flags[g * 256..((g + 1) * 256).min(n)].iter().sum::<u32>();
+                    assert_eq!(qm[counts_at + g], want.wrapping_add(7), "{what}: outlier count of group {g}");
+                }
+                assert!(flags.iter().any(|&f| f == 1), "{what}: the data has outliers");
                 let mut offs = vec![0u32; nb];
                 let mut acc = 0;
                 for b in 0..nb {
@@ -948,9 +967,58 @@ fn chain_encode_and_compact_match_twins() {
                     (nb as u64).div_ceil(256),
                 );
                 assert_eq!(u32s(&out[2])[0], acc);
+                // chain_decode inverts it (1-D and 2-D; values of outliers are patched later)
+                if decode_unfit(bs, &lp, dstrip).is_none() {
+                    let (meta, payload) = (out[0].clone(), out[1].clone());
+                    let means_in = if centering == 1 { means.clone() } else { vec![0u8; 16] };
+                    for shared_scan in [0u32, 1] {
+                        if shared_scan == 0 && tx / 32 > 8 {
+                            continue;
+                        }
+                        macro_rules! uparams {
+                            ($t:ident) => {
+                                bytemuck::bytes_of(&$t {
+                                    n: n as u32,
+                                    block_size: bs,
+                                    ntiles: tiles as u32,
+                                    qzigzag: qzz,
+                                    bzigzag: bzz,
+                                    centering,
+                                    nx,
+                                    ny,
+                                    nz,
+                                    tx,
+                                    ty,
+                                    tz,
+                                    ntx,
+                                    nty,
+                                    shared_scan,
+                                    eb: 0.05,
+                                    inv: 10.0,
+                                    step: 0.1,
+                                    one: 1.0,
+                                    ..Default::default()
+                                })
+                                .to_vec()
+                            };
+                        }
+                        let up = if f64v { uparams!(ChainUnpackParams64) } else { uparams!(ChainUnpackParams32) };
+                        let out_bytes = if f64v { n * 8 } else { (n * 4).next_multiple_of(16) };
+                        decoded += 1;
+                        twin_check(
+                            &format!("{what} decode shared {shared_scan}"),
+                            Kernel::ChainDecode,
+                            f64v,
+                            &up,
+                            &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
+                            decode_groups(&lp, dstrip),
+                        );
+                    }
+                }
             }
         }
     }
+    assert!(decoded >= 40, "chain_decode checked on {decoded} cases");
 }
 
 #[test]

@@ -9,8 +9,11 @@
 // invocations: subgroup shuffles, or workgroup memory), and the invocation packs its
 // 32 codes into exactly `w` words of the block's slot (block b at word b * block_size;
 // 32 codes of w bits are w whole words, so no invocation shares a word). Writes
-// widths[b], cost[b] (payload words), the slot words and, with centering, the tile
-// heads — the staged stages' values (tests/fusion.rs). Preconditions (the host checks
+// widths[b], cost[b] (payload words), the slot words, with centering the tile heads,
+// and the Quantizer's outlier mask (bit j of word i / 32 for value i) and outlier
+// counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
+// counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
+// staged stages' values (tests/fusion.rs). Preconditions (the host checks
 // them, else it runs chain_width / chain_pack): block_size a power of two in
 // [32, STRIP]; tx a multiple of 32; in 2-D/3-D, nx a multiple of block_size; P.walk
 // divides ty (2-D) or tz (3-D); base = 0 (the whole field in one dispatch).
@@ -28,6 +31,7 @@
 @group(0) @binding(5) var<storage, read_write> cost: array<u32>;
 @group(0) @binding(6) var<storage, read_write> slots: array<u32>;
 @group(0) @binding(7) var<storage, read_write> means: array<u32>;
+@group(0) @binding(8) var<storage, read_write> qmask: array<atomic<u32>>;
 
 #include "common/szx_math.wgsl"
 #include "common/quantize.wgsl"
@@ -37,26 +41,7 @@ const LANE: u32 = 32u;
 const STRIP: u32 = 2048u; // WG * LANE
 const_assert STRIP == WG * LANE;
 
-// 32 u32 values, by constant components only (no dynamic index: they stay in registers)
-struct V32 {
-    v0: vec4<u32>,
-    v1: vec4<u32>,
-    v2: vec4<u32>,
-    v3: vec4<u32>,
-    v4: vec4<u32>,
-    v5: vec4<u32>,
-    v6: vec4<u32>,
-    v7: vec4<u32>,
-}
-
-fn v32_zero() -> V32 {
-    let z = vec4<u32>(0u);
-    return V32(z, z, z, z, z, z, z, z);
-}
-
-fn v32_sub(a: V32, b: V32) -> V32 {
-    return V32(a.v0 - b.v0, a.v1 - b.v1, a.v2 - b.v2, a.v3 - b.v3, a.v4 - b.v4, a.v5 - b.v5, a.v6 - b.v6, a.v7 - b.v7);
-}
+#include "common/v32.wgsl"
 
 // AdaptiveBitpack's unsigned values (zigzag for int32 input)
 fn packed4(v: vec4<u32>) -> vec4<u32> {
@@ -71,51 +56,54 @@ fn v32_packed(a: V32) -> V32 {
     return V32(packed4(a.v0), packed4(a.v1), packed4(a.v2), packed4(a.v3), packed4(a.v4), packed4(a.v5), packed4(a.v6), packed4(a.v7));
 }
 
-// zero the components at indices >= P.n (i: index of component v0.x)
-fn tail4(v: vec4<u32>, i: u32) -> vec4<u32> {
-    let idx = vec4<u32>(i) + vec4<u32>(0u, 1u, 2u, 3u);
-    return select(v, vec4<u32>(0u), idx >= vec4<u32>(P.n));
+// Outlier bits of the values quantized by codes4 (bit 4 * k + j for value j of the
+// k-th call since the caller cleared it).
+var<private> q_bad: u32;
+var<private> q_at: u32;
+
+fn cq(q: vec2<i32>, j: u32) -> u32 {
+    if (q.y != 1i) {
+        q_bad = q_bad | (1u << (q_at + j));
+    }
+    return code_of_q(q.x);
 }
 
-fn v32_tail(a: V32, i: u32) -> V32 {
-    return V32(tail4(a.v0, i), tail4(a.v1, i + 4u), tail4(a.v2, i + 8u), tail4(a.v3, i + 12u), tail4(a.v4, i + 16u), tail4(a.v5, i + 20u), tail4(a.v6, i + 24u), tail4(a.v7, i + 28u));
-}
-
-fn v32_max(a: V32) -> u32 {
-    let m = max(max(max(a.v0, a.v1), max(a.v2, a.v3)), max(max(a.v4, a.v5), max(a.v6, a.v7)));
-    return max(max(m.x, m.y), max(m.z, m.w));
-}
-
-// The Quantizer's codes of values i .. i + 3 (0 past P.n).
+// The Quantizer's codes of values i .. i + 3 (0 past P.n); notes their outliers in
+// q_bad at bits q_at .. q_at + 3, then advances q_at by 4.
 fn codes4(i: u32) -> vec4<u32> {
+    var c = vec4<u32>(0u);
 #ifdef F64
     if (i + 4u <= P.n && (i & 1u) == 0u) {
         let a = data4[i / 2u];
         let b = data4[i / 2u + 1u];
-        return vec4<u32>(code_of_q(quantize_bits(data_f[i], a.x, a.y).x), code_of_q(quantize_bits(data_f[i + 1u], a.z, a.w).x),
-                         code_of_q(quantize_bits(data_f[i + 2u], b.x, b.y).x), code_of_q(quantize_bits(data_f[i + 3u], b.z, b.w).x));
+        c = vec4<u32>(cq(quantize_bits(data_f[i], a.x, a.y), 0u), cq(quantize_bits(data_f[i + 1u], a.z, a.w), 1u),
+                      cq(quantize_bits(data_f[i + 2u], b.x, b.y), 2u), cq(quantize_bits(data_f[i + 3u], b.z, b.w), 3u));
+        q_at += 4u;
+        return c;
     }
 #else
     if (i + 4u <= P.n && (i & 3u) == 0u) {
         let w = data4[i / 4u];
         let x = bitcast<vec4<f32>>(w);
-        return vec4<u32>(code_of_q(quantize_bits(x.x, w.x, w.x).x), code_of_q(quantize_bits(x.y, w.y, w.y).x),
-                         code_of_q(quantize_bits(x.z, w.z, w.z).x), code_of_q(quantize_bits(x.w, w.w, w.w).x));
+        c = vec4<u32>(cq(quantize_bits(x.x, w.x, w.x), 0u), cq(quantize_bits(x.y, w.y, w.y), 1u),
+                      cq(quantize_bits(x.z, w.z, w.z), 2u), cq(quantize_bits(x.w, w.w, w.w), 3u));
+        q_at += 4u;
+        return c;
     }
 #endif
-    var c = vec4<u32>(0u);
     if (i < P.n) {
-        c.x = code_at(i);
+        c.x = cq(quantize_value(i), 0u);
     }
     if (i + 1u < P.n) {
-        c.y = code_at(i + 1u);
+        c.y = cq(quantize_value(i + 1u), 1u);
     }
     if (i + 2u < P.n) {
-        c.z = code_at(i + 2u);
+        c.z = cq(quantize_value(i + 2u), 2u);
     }
     if (i + 3u < P.n) {
-        c.w = code_at(i + 3u);
+        c.w = cq(quantize_value(i + 3u), 3u);
     }
+    q_at += 4u;
     return c;
 }
 
@@ -125,12 +113,15 @@ fn shift_in(v: vec4<u32>, p: u32) -> vec4<u32> {
 
 // nb(x) - nb(x - 1) of the 32 values from index i (x: the first one's column), where
 // nb = code - mu inside the tile and 0 outside it (wrapping arithmetic).
+// Sets q_bad to the 32 values' outlier bits.
 fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     let m = vec4<u32>(mu);
     var left = 0u;
     if (x % P.tx != 0u) {
         left = code_at(i - 1u) - mu;
     }
+    q_bad = 0u;
+    q_at = 0u;
     let n0 = codes4(i) - m;
     let n1 = codes4(i + 4u) - m;
     let n2 = codes4(i + 8u) - m;
@@ -145,10 +136,13 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
 
 // The walked quantity of a row: the x difference (1-D, 2-D), or in 3-D the 2-D Lorenzo
 // of the plane (x difference of row y minus that of row y - 1 inside the tile).
+// Leaves q_bad = the outlier bits of the 32 values at i.
 fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
     var d = row_d(i, x, mu);
     if (P.nz > 1u && y % P.ty != 0u) {
+        let bad = q_bad;
         d = v32_sub(d, row_d(i - P.nx, x, mu));
+        q_bad = bad;
     }
     return d;
 }
@@ -246,8 +240,10 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     for (var st = 0u; st < steps; st++) {
         let i = i0 + st * stride;
         var r = v32_zero();
+        var bad = 0u;
         if (live) {
             let p = plane_d(i, x, y, mu);
+            bad = q_bad;
             r = v32_packed(v32_sub(p, prev));
             prev = p;
             if (i + LANE > P.n) {
@@ -275,6 +271,10 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
 #endif
         let w = 32u - countLeadingZeros(m);
         if (live && i < P.n) {
+            atomicStore(&qmask[i / 32u], bad);
+            if (bad != 0u) {
+                atomicAdd(&qmask[P.counts_at + i / 256u], countOneBits(bad));
+            }
             let b = i / P.block_size;
             let lb = i % P.block_size;
             if (lb == 0u) {

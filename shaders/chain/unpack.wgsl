@@ -15,32 +15,7 @@
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 
-struct Params {
-    n: u32,          // values
-    block_size: u32, // AdaptiveBitpack block
-    ntiles: u32,
-    word_base: u32,  // payload word offset inside the bound window
-    qzigzag: u32,
-    bzigzag: u32,
-    centering: u32,
-    nx: u32,
-    ny: u32,
-    nz: u32,
-    tx: u32,         // Lorenzo tile extents
-    ty: u32,
-    tz: u32,
-    ntx: u32,        // tiles along x and y
-    nty: u32,
-    _pad: u32,
-    eb: FT,
-    inv: FT,
-    step: FT,
-    one: FT,
-    _pad0: FT,
-    _pad1: FT,
-    _pad2: FT,
-    _pad3: FT,
-}
+#include "common/chain_unpack_params.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> block_meta: array<u32>;

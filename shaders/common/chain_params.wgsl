@@ -22,7 +22,7 @@ struct Params {
     tile_base: u32,
     walk: u32,       // chain_encode: planes per workgroup walk (divides the walked tile extent)
     shared_max: u32, // chain_encode: 1 = block maxima through workgroup memory, 0 = subgroup shuffles
-    _pad2: u32,
+    counts_at: u32,  // chain_encode: word of qmask where the outlier counts start
     eb: FT,
     inv: FT,
     step: FT,

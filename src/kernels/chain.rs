@@ -40,3 +40,28 @@ pub fn encode_strip() -> Result<u32> {
     Ok(super::workgroup_size(super::Kernel::ChainEncode)? * ENCODE_LANE)
 }
 
+
+/// Whether `chain_decode` takes this geometry (the preconditions at the top of
+/// shaders/chain/decode.wgsl), or why not.
+pub fn decode_unfit(block_size: u32, l: &LorenzoParams, strip: u32) -> Option<String> {
+    if l.nz > 1 {
+        return Some("3-D fields decode with chain_unpack".into());
+    }
+    if let Some(why) = encode_unfit(block_size, l, strip) {
+        return Some(why);
+    }
+    if strip % l.tx != 0 {
+        return Some(format!("Lorenzo tile x extent {} does not divide {strip}", l.tx));
+    }
+    None
+}
+
+/// Workgroups of a `chain_decode` dispatch (strips x bands of tiles).
+pub fn decode_groups(l: &LorenzoParams, strip: u32) -> u64 {
+    l.nx.div_ceil(strip) as u64 * if l.ny > 1 { l.ny.div_ceil(l.ty) as u64 } else { 1 }
+}
+
+/// `chain_decode`'s strip: values of a row per workgroup.
+pub fn decode_strip() -> Result<u32> {
+    Ok(super::workgroup_size(super::Kernel::ChainDecode)? * ENCODE_LANE)
+}

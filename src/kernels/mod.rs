@@ -44,6 +44,7 @@ pub enum Kernel {
     ChainEncode,
     ChainCompact,
     ChainUnpack,
+    ChainDecode,
     WaveletLift,
     WaveletLoad,
     WaveletStore,
@@ -53,7 +54,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 34] = [
+    pub const ALL: [Kernel; 35] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::SzxRangePartial,
@@ -82,6 +83,7 @@ impl Kernel {
         Kernel::ChainEncode,
         Kernel::ChainCompact,
         Kernel::ChainUnpack,
+        Kernel::ChainDecode,
         Kernel::WaveletLift,
         Kernel::WaveletLoad,
         Kernel::WaveletStore,
@@ -121,6 +123,7 @@ impl Kernel {
             Kernel::ChainEncode => "chain_encode",
             Kernel::ChainCompact => "chain_compact",
             Kernel::ChainUnpack => "chain_unpack",
+            Kernel::ChainDecode => "chain_decode",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
             Kernel::WaveletStore => "wavelet_store",
@@ -161,6 +164,7 @@ impl Kernel {
             Kernel::ChainEncode => "chain/encode.wgsl",
             Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
+            Kernel::ChainDecode => "chain/decode.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
             Kernel::WaveletStore => "wavelet/store.wgsl",
@@ -213,6 +217,7 @@ impl Kernel {
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode
+                | Kernel::ChainDecode
         )
     }
 

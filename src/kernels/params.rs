@@ -91,7 +91,7 @@ wgsl_params!(
     ChainParams32 {
         n: u32, block_size: u32, nblocks: u32, chunk: u32, base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
         nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32,
-        tile_base: u32, walk: u32, shared_max: u32, _pad2: u32,
+        tile_base: u32, walk: u32, shared_max: u32, counts_at: u32,
         eb: f32, inv: f32, step: f32, one: f32, limit: f32, _pad3: f32, _pad4: f32, _pad5: f32,
     }
 );
@@ -101,7 +101,7 @@ wgsl_params!(
     ChainParams64 {
         n: u32, block_size: u32, nblocks: u32, chunk: u32, base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
         nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32,
-        tile_base: u32, walk: u32, shared_max: u32, _pad2: u32,
+        tile_base: u32, walk: u32, shared_max: u32, counts_at: u32,
         eb: f64, inv: f64, step: f64, one: f64, limit: f64, _pad3: f64, _pad4: f64, _pad5: f64,
     }
 );
@@ -110,7 +110,7 @@ wgsl_params!(
     /// `Params` of shaders/chain/unpack.wgsl, float32 variant.
     ChainUnpackParams32 {
         n: u32, block_size: u32, ntiles: u32, word_base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
-        nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32, _pad: u32,
+        nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32, shared_scan: u32,
         eb: f32, inv: f32, step: f32, one: f32, _pad0: f32, _pad1: f32, _pad2: f32, _pad3: f32,
     }
 );
@@ -119,7 +119,7 @@ wgsl_params!(
     /// `Params` of shaders/chain/unpack.wgsl, float64 variant.
     ChainUnpackParams64 {
         n: u32, block_size: u32, ntiles: u32, word_base: u32, qzigzag: u32, bzigzag: u32, centering: u32,
-        nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32, _pad: u32,
+        nx: u32, ny: u32, nz: u32, tx: u32, ty: u32, tz: u32, ntx: u32, nty: u32, shared_scan: u32,
         eb: f64, inv: f64, step: f64, one: f64, _pad0: f64, _pad1: f64, _pad2: f64, _pad3: f64,
     }
 );

@@ -562,7 +562,7 @@ impl Pipeline {
                 let (Some(q), Some(l), Some(b)) = (q, l, b) else { return Err(Error::Pipeline("fusion: stage types".into())) };
                 let why = stages::chain::ineligible(q, l, b, &r, n, &opts).or_else(|| {
                     if opts.fusion == FusionPolicy::Auto {
-                        stages::chain::forward_prefers_staged(l)
+                        stages::chain::forward_prefers_staged(l, b)
                     } else {
                         None
                     }
@@ -984,7 +984,8 @@ fn decompress_to<'b>(
             });
             match why {
                 None => {
-                    notes.push(("pipeline".into(), format!("fused={names}")));
+                    let kernels = l.dims.and_then(|d| l.params(d).ok()).map_or("chain_unpack", |lp| stages::chain::inverse_kernels(b, &lp));
+                    notes.push(("pipeline".into(), format!("fused={names} ({kernels})")));
                     chains.push((qi, li, bi));
                 }
                 Some(why) if opts.fusion == FusionPolicy::Force => {

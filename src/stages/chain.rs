@@ -50,32 +50,49 @@ pub fn record_forward(
     let sz = if f64v { 8 } else { 4 };
     let n = len / sz;
     let res = q.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("fused chain: the Quantizer was not prepared".into()))?;
-    // 1. the Quantizer's outlier list, exactly as staged (codes are not stored)
-    q.skip_codes = true;
-    let q_out = q.record_forward(r, inputs, opts);
-    q.skip_codes = false;
-    let q_out = q_out?;
-    // 2. Lorenzo geometry and tile heads
+    // Lorenzo geometry and tile heads
     let dims = l.dims.ok_or_else(|| Error::Pipeline("fused chain: Lorenzo dims".into()))?;
     let lp: LorenzoParams = l.params(dims)?;
     let tiles = LorenzoStage::tiles(&lp);
     let means = r.alloc(4 * tiles)?;
     let means_w = BufSlice::new(means, 0, 4 * tiles);
-    // 3. AdaptiveBitpack over residuals computed on the fly
+    // AdaptiveBitpack over residuals computed on the fly
     let PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, mut parts } = b.forward_buffers(r, n, opts)?;
     let data = BufSlice::new(input.buf, input.offset, n * sz);
-    let plan = encode_plan(b, &lp, r)?;
+    let plan = encode_plan(b, &lp, r)?.filter(|_| q.premask_fits(r, n, opts));
+    let q_out;
     if let Some((walk, shared_max)) = plan {
-        // one pass over the field (chain_encode), then per chunk the scan of the block
-        // costs and the move of the block bodies to their offsets (chain_compact)
+        // one pass over the field (chain_encode: residual widths, block bodies in
+        // slots, tile heads, the Quantizer's outlier mask and counts), the Quantizer's
+        // scan and scatter of its outliers, then per chunk the scan of the block costs
+        // and the move of the block bodies to their offsets (chain_compact)
         let strip = crate::kernels::chain::encode_strip()?;
         let (widths, cost) = (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?);
         let bs = b.block_size as u64;
         let slots = r.temp(4 * g.nb * bs)?;
-        let p = chain_params(q, b, &res, &lp, (n, g.nb, 0, 0), (walk, shared_max as u32), f64v);
+        let groups256 = n.div_ceil(256);
+        let counts_at = (8 * groups256).next_multiple_of(64);
+        let qmask = r.temp(4 * (counts_at + groups256))?;
+        r.clear(BufSlice::new(qmask, 4 * counts_at, 4 * groups256));
+        let p = chain_params(q, b, &res, &lp, (n, g.nb, 0, 0), (walk, shared_max as u32, counts_at as u32), f64v);
         let groups = crate::kernels::chain::encode_groups(&lp, walk, strip);
-        let enc = [data, data.vec4_view(), data, BufSlice::new(widths, 0, 4 * g.nb), BufSlice::new(cost, 0, 4 * g.nb), BufSlice::new(slots, 0, 4 * g.nb * bs), means_w];
+        let enc = [
+            data,
+            data.vec4_view(),
+            data,
+            BufSlice::new(widths, 0, 4 * g.nb),
+            BufSlice::new(cost, 0, 4 * g.nb),
+            BufSlice::new(slots, 0, 4 * g.nb * bs),
+            means_w,
+            BufSlice::new(qmask, 0, 4 * (counts_at + groups256)),
+        ];
         r.dispatch_bytes(Kernel::ChainEncode, f64v, &p, &enc, groups)?;
+        q.skip_codes = true;
+        q.premasked = Some((qmask, 4 * counts_at));
+        let out = q.record_forward(r, inputs, opts);
+        q.skip_codes = false;
+        q.premasked = None;
+        q_out = out?;
         let cwg = crate::kernels::workgroup_size(Kernel::ChainCompact)? as u64;
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
@@ -96,22 +113,25 @@ pub fn record_forward(
             r.dispatch(Kernel::ChainCompact, false, &bp, &bind, nbk.div_ceil(cwg))?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
         }
-    }
-    for k in 0..g.nchunks {
-        if parts.len() > 1 {
-            break; // chain_encode ran
+    } else {
+        // the Quantizer's outlier list, exactly as staged (codes are not stored)
+        q.skip_codes = true;
+        let out = q.record_forward(r, inputs, opts);
+        q.skip_codes = false;
+        q_out = out?;
+        for k in 0..g.nchunks {
+            let (b0, nbk, nk) = g.chunk(k);
+            let p = chain_params(q, b, &res, &lp, (nk, nbk, k, b0 * g.bs), (0, 0, 0), f64v);
+            let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
+            let payload = r.alloc(nk * 4)?;
+            let pay_w = BufSlice::new(payload, 0, nk * 4);
+            let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
+            r.dispatch_teams(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
+            record_exclusive_scan(r, c_w, o_w, nbk)?;
+            let per = (crate::kernels::workgroup_size(Kernel::ChainPack)? as u64 / b.block_size as u64).max(1);
+            r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk.div_ceil(per))?;
+            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
         }
-        let (b0, nbk, nk) = g.chunk(k);
-        let p = chain_params(q, b, &res, &lp, (nk, nbk, k, b0 * g.bs), (0, 0), f64v);
-        let (w_w, c_w, o_w) = (BufSlice::new(widths, 0, 4 * nbk), BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
-        let payload = r.alloc(nk * 4)?;
-        let pay_w = BufSlice::new(payload, 0, nk * 4);
-        let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
-        r.dispatch_teams(Kernel::ChainWidth, f64v, &p, &[data, data, w_w, c_w], nbk)?;
-        record_exclusive_scan(r, c_w, o_w, nbk)?;
-        let per = (crate::kernels::workgroup_size(Kernel::ChainPack)? as u64 / b.block_size as u64).max(1);
-        r.dispatch_bytes(Kernel::ChainPack, f64v, &p, &[data, data, w_w, o_w, meta_w, pay_w, totals_w, means_w], nbk.div_ceil(per))?;
-        parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
     }
     let unused = BufSlice::new(r.temp(16)?, 0, 16);
     let mut l_out = vec![PortData::Device { slice: unused, len: 0, host: None }];
@@ -162,7 +182,7 @@ fn chain_params(
     res: &super::bound::Resolved,
     lp: &LorenzoParams,
     (nk, nbk, chunk, base): (u64, u64, u64, u64),
-    (walk, shared_max): (u32, u32),
+    (walk, shared_max, counts_at): (u32, u32, u32),
     f64v: bool,
 ) -> Vec<u8> {
     macro_rules! fill {
@@ -189,6 +209,7 @@ fn chain_params(
                 tile_base: 0,
                 walk,
                 shared_max,
+                counts_at,
                 eb,
                 inv,
                 step,
@@ -228,11 +249,17 @@ fn tile_too_large(l: &LorenzoStage, dims: crate::types::Dims) -> Option<String> 
 pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
 
 /// Why `auto` stages a fusable forward chain for speed (None: fuse). Measured (H200,
-/// H100): without centering the staged kernels are as fast in 1-D and faster in 2-D
-/// (12%) and 3-D (35-50%); with centering the fused ones win (1.3-1.9x).
-pub fn forward_prefers_staged(l: &LorenzoStage) -> Option<String> {
+/// 1 GiB, `docs/results/h200-chain.log`): the one-pass `chain_encode` runs 4-8x faster
+/// than the staged kernels, centered or not; the two-pass `chain_width`/`chain_pack`
+/// (geometries chain_encode does not take) is as fast as staged without centering in
+/// 1-D and slower in 2-D (12%) and 3-D (35-50%); with centering it wins (1.3-1.9x).
+pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
-    (!l.centering && dims.rank() > 1).then(|| "staged is faster for uncentered 2-D/3-D chains".to_string())
+    let strip = crate::kernels::chain::encode_strip().ok()?;
+    if l.params(dims).ok().is_some_and(|lp| crate::kernels::chain::encode_unfit(b.block_size, &lp, strip).is_none()) {
+        return None;
+    }
+    (!l.centering && dims.rank() > 1).then(|| "staged is faster for uncentered 2-D/3-D chains outside chain_encode's geometries".to_string())
 }
 
 /// Why `auto` stages a fusable inverse for speed (None: fuse).
@@ -267,6 +294,18 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
         return Some("the field exceeds one binding".into());
     }
     None
+}
+
+/// The kernel of a fused inverse: `chain_decode` (one pass, 1-D and 2-D geometries it
+/// takes, unless `FZWGPU_CHAIN_DECODE=off`) or `chain_unpack`.
+pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
+    let fits = crate::kernels::chain::decode_strip()
+        .is_ok_and(|strip| crate::kernels::chain::decode_unfit(b.block_size, lp, strip).is_none());
+    if fits && !std::env::var("FZWGPU_CHAIN_DECODE").is_ok_and(|v| v == "off" || v == "0") {
+        "chain_decode"
+    } else {
+        "chain_unpack"
+    }
 }
 
 /// Record the fused inverse: [packed (archived), means (if centering), outliers] in,
@@ -317,13 +356,14 @@ pub fn record_inverse(
     };
     let ChunkWindows { meta_w, pay_w, word_base } = BitpackStage::chunk_windows(r, &g, slice, &per, 0, 0);
     BitpackStage::record_offsets(r, &bp, meta_w, c_w, o_w, g.nb)?;
-    let out = r.alloc(n * sz)?;
-    let out_w = BufSlice::new(out, 0, n * sz);
-    // integer sums of finished rows, read back by 2-D and 3-D tiles
-    let scratch_bytes = if dims.rank() > 1 { 4 * n } else { 16 };
-    let scratch_w = BufSlice::new(r.temp(scratch_bytes)?, 0, scratch_bytes);
     let word_base = word_base as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
+    let info = r.backend.info();
+    let strip = crate::kernels::chain::decode_strip()?;
+    let one_pass = inverse_kernels(b, &lp) == "chain_decode";
+    // chain_decode: the tile-row scans by subgroup shuffles need a tile row's
+    // invocations in one subgroup (subgroups are >= 8 wide)
+    let shared_scan = (!info.subgroups || lp.tx / crate::kernels::chain::ENCODE_LANE > 8) as u32;
     macro_rules! unpack_params {
         ($t:ident, $f:ty) => {{
             let (eb, inv, step) = res.steps::<$f>();
@@ -343,6 +383,7 @@ pub fn record_inverse(
                 qzigzag: qzz,
                 bzigzag: bzz,
                 centering: cen,
+                shared_scan,
                 eb,
                 inv,
                 step,
@@ -353,6 +394,20 @@ pub fn record_inverse(
         }};
     }
     let pbytes = if f64v { unpack_params!(ChainUnpackParams64, f64) } else { unpack_params!(ChainUnpackParams32, f32) };
+    if one_pass {
+        // float32 values are stored 16 bytes at a time: the window is padded to 16
+        let out = r.alloc((n * sz).next_multiple_of(16))?;
+        let out_w = BufSlice::new(out, 0, (n * sz).next_multiple_of(16));
+        let groups = crate::kernels::chain::decode_groups(&lp, strip);
+        r.dispatch_bytes(Kernel::ChainDecode, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], groups)?;
+        q.record_patch(r, out, outliers, opts)?;
+        return Ok(PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None });
+    }
+    let out = r.alloc(n * sz)?;
+    let out_w = BufSlice::new(out, 0, n * sz);
+    // integer sums of finished rows, read back by 2-D and 3-D tiles
+    let scratch_bytes = if dims.rank() > 1 { 4 * n } else { 16 };
+    let scratch_w = BufSlice::new(r.temp(scratch_bytes)?, 0, scratch_bytes);
     r.dispatch_bytes(Kernel::ChainUnpack, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w, scratch_w], ntiles)?;
     q.record_patch(r, out, outliers, opts)?;
     Ok(PortData::Device { slice: out_w, len: n * sz, host: None })

@@ -20,6 +20,10 @@ use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
 
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 88;
+/// Quantizer chunks start at multiples of this many values when they can (see
+/// `QuantizerStage::premasked`): mask windows then start at multiples of 2048 bytes and
+/// count windows at multiples of 256.
+pub(crate) const PREMASK_ALIGN: u64 = 16384;
 
 /// User-facing settings of the Quantizer.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +57,10 @@ pub struct QuantizerStage {
     /// Set by the fused chain: record only the outlier list (codes are computed by the
     /// fused kernels).
     pub(crate) skip_codes: bool,
+    /// Set by the fused chain when `chain_encode` already wrote the outlier mask and
+    /// the per-256-value counts of the whole field: (buffer, byte offset of the counts);
+    /// the mask starts at byte 0. `quant_encode` is then skipped.
+    pub(crate) premasked: Option<(crate::recording::BufId, u64)>,
     /// The raw field's range from the pipeline (NOA/REL are relative to it).
     field_range: Option<Option<(f64, f64)>>,
 }
@@ -66,7 +74,7 @@ impl QuantizerStage {
             return Err(Error::config(format!("Quantizer code_type must be int32 or uint32, got {}", cfg.code_type)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None, skip_codes: false, field_range: None })
+        Ok(QuantizerStage { cfg, dims: None, resolved: None, outliers: None, skip_codes: false, premasked: None, field_range: None })
     }
 
     pub fn config(&self) -> &QuantizerConfig {
@@ -118,12 +126,22 @@ impl QuantizerStage {
 
     /// Elements per chunk: the outlier window (2 × value size per element) fits one
     /// binding; a multiple of 64 keeps windows 256-byte aligned.
+    /// Whether a mask written for the whole field serves every chunk (chunks start at
+    /// multiples of PREMASK_ALIGN values, or there is one).
+    pub(crate) fn premask_fits(&self, r: &Recorder, n: u64, opts: &RunOptions) -> bool {
+        self.chunk_elems(r, opts).is_ok_and(|ce| ce >= n || ce % PREMASK_ALIGN == 0)
+    }
+
     fn chunk_elems(&self, r: &Recorder, opts: &RunOptions) -> Result<u64> {
         let mut limit = r.backend.info().max_binding_bytes.min((1u64 << 31) - 256);
         if let Some(m) = opts.max_chunk_bytes {
             limit = limit.min(m);
         }
-        let c = limit / (2 * self.sz()) / 64 * 64;
+        // chunks of whole 16384-value pieces where they fit (the windows of a mask and
+        // counts of the whole field are then storage-aligned, see `premasked`); the
+        // outlier list does not depend on the chunking
+        let c = limit / (2 * self.sz());
+        let c = if c >= 4 * PREMASK_ALIGN { c / PREMASK_ALIGN * PREMASK_ALIGN } else { c / 64 * 64 };
         if c == 0 {
             return Err(Error::TooLarge { what: "minimum Quantizer chunk (64 values)".into(), actual: 128 * self.sz(), limit });
         }
@@ -270,6 +288,7 @@ impl QuantizerStage {
             resolved: Some(res),
             outliers: Some(u64_at(80)),
             skip_codes: false,
+            premasked: None,
             field_range: None,
         })
     }
@@ -354,8 +373,9 @@ impl Stage for QuantizerStage {
         // per chunk: an outlier bit per value (8 words per 256-value workgroup) and a
         // count per workgroup, whose exclusive scan places each workgroup's outliers
         let groups_max = ce.min(n).div_ceil(wg);
-        let mask = r.temp(32 * groups_max)?;
-        let counts = r.temp(4 * groups_max)?;
+        let own = if self.premasked.is_some() { 0 } else { groups_max };
+        let mask = r.temp(32 * own)?;
+        let counts = r.temp(4 * own)?;
         let offs = r.temp(4 * groups_max)?;
         let tidx = r.readback(totals_w);
         let mut parts = Vec::new();
@@ -368,11 +388,21 @@ impl Stage for QuantizerStage {
             let mask_w = BufSlice::new(mask, 0, 32 * gk);
             let (counts_w, offs_w) = (BufSlice::new(counts, 0, 4 * gk), BufSlice::new(offs, 0, 4 * gk));
             let f64v = self.f64v();
-            r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, mask_w, counts_w], gk)?;
+            let (mask_w, counts_w) = match self.premasked {
+                // windows of the whole field's mask (8 words per 256 values) and counts
+                Some((buf, counts_at)) => {
+                    (BufSlice::new(buf, k * ce / 8, 32 * gk), BufSlice::new(buf, counts_at + k * ce / 64, 4 * gk))
+                }
+                None => {
+                    r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, mask_w, counts_w], gk)?;
+                    (mask_w, counts_w)
+                }
+            };
             record_exclusive_scan(r, counts_w, offs_w, gk)?;
             let entries = r.alloc(nk * 2 * sz)?;
             let ent_w = BufSlice::new(entries, 0, nk * 2 * sz);
-            r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, mask_w, offs_w, counts_w, ent_w, totals_w], gk)?;
+            let sgroups = nk.div_ceil(32).div_ceil(workgroup_size(Kernel::QuantScatter)? as u64);
+            r.dispatch_bytes(Kernel::QuantScatter, f64v, &p, &[in_w, mask_w, offs_w, counts_w, ent_w, totals_w], sgroups)?;
             parts.push(Part { slice: ent_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 2 * sz } });
         }
         let codes_out = if self.skip_codes { BufSlice::new(codes, 0, 16) } else { BufSlice::new(codes, 0, n * 4) };

@@ -225,9 +225,12 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
 /// Twin of `chain_encode`: each block's width and payload words (cost), the slot words
 /// the kernel's invocations write (32 codes of w bits are w words, so a block of `len`
 /// values gets ceil(len / 32) * w words at word b * block_size, zero padded; none when
-/// w = 0) and, with centering, the tile heads. Needs a dispatch that covers the field.
+/// w = 0), with centering the tile heads, and the Quantizer's outlier mask (word
+/// i / 32) and per-256-value counts (added at `counts_at`). Needs a dispatch that
+/// covers the field.
 pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = chain_params::<F>(pb)?;
+    let counts_at = if F::WT == 2 { params::<ChainParams64>(pb)?.counts_at } else { params::<ChainParams32>(pb)?.counts_at };
     let l = &p.l;
     let strip = encode_strip()?;
     need(p.base == 0 && p.n as u64 == l.nx as u64 * l.ny as u64 * l.nz as u64, "chain_encode: one dispatch over the whole field")?;
@@ -252,7 +255,23 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
             (w, block_words(w, len), words)
         })
         .collect();
-    let [widths, cost, slots, means] = &mut b.rw[..] else { return Err(Error::Device("chain_encode: bindings".into())) };
+    let [widths, cost, slots, means, qmask] = &mut b.rw[..] else { return Err(Error::Device("chain_encode: bindings".into())) };
+    // the Quantizer's outlier mask and (added to) its per-256-value counts
+    let qmask: &mut [u32] = view_mut(qmask, "qmask")?;
+    let n = p.n as usize;
+    let words = n.div_ceil(32);
+    let ca = counts_at as usize;
+    need(words <= qmask.len() && ca + n.div_ceil(256) <= qmask.len(), "chain_encode qmask")?;
+    let bad: Vec<u32> = (0..words)
+        .into_par_iter()
+        .map(|m| {
+            (0..32usize).filter(|j| m * 32 + j < n && quantize_one(data_f[m * 32 + j], F::key_class(data_u, m * 32 + j).1, &p.q).is_none()).fold(0u32, |a, j| a | 1 << j)
+        })
+        .collect();
+    for (m, &w) in bad.iter().enumerate() {
+        qmask[m] = w;
+        qmask[ca + m / 8] = qmask[ca + m / 8].wrapping_add(w.count_ones());
+    }
     let widths: &mut [u32] = view_mut(widths, "widths")?;
     let cost: &mut [u32] = view_mut(cost, "cost")?;
     let slots: &mut [u32] = view_mut(slots, "slots")?;
@@ -304,6 +323,40 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
         let (off, at) = (offsets[blk] as usize, blk * p.block_size as usize);
         need(off + c <= payload.len() && at + c <= slots.len(), "chain_compact windows")?;
         payload[off..off + c].copy_from_slice(&slots[at..at + c]);
+    }
+    Ok(())
+}
+
+/// Twin of `chain_decode`: the values `chain_unpack` writes (the same inverse), and in
+/// float32 the padding of the last vec4 as the kernel fills it. Needs a dispatch that
+/// covers the field.
+pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    use crate::kernels::chain::{decode_groups, decode_strip, decode_unfit};
+    use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    let (n, bs, ntiles, l) = if F::WT == 2 {
+        let c: ChainUnpackParams64 = params(pb)?;
+        (c.n, c.block_size, c.ntiles, LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() })
+    } else {
+        let c: ChainUnpackParams32 = params(pb)?;
+        (c.n, c.block_size, c.ntiles, LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() })
+    };
+    let strip = decode_strip()?;
+    if let Some(why) = decode_unfit(bs, &l, strip) {
+        return Err(Error::Device(format!("chain_decode: {why}")));
+    }
+    need(groups as u64 >= decode_groups(&l, strip), "chain_decode: the dispatch covers the field")?;
+    let mut scratch = vec![0u8; if l.ny * l.nz > 1 { 4 * n as usize } else { 16 }];
+    let [out] = &mut b.rw[..] else { return Err(Error::Device("chain_decode: bindings".into())) };
+    let mut inner = Bindings { ro: b.ro.clone(), rw: vec![&mut out[..], &mut scratch[..]] };
+    chain_unpack::<F>(pb, &mut inner, ntiles)?;
+    // float32: the kernel stores whole vec4s; past n (a 1-D tail, inside the last
+    // tile, whose residuals there are 0) they repeat value n - 1
+    let n = n as usize;
+    if F::WT == 1 && n % 4 != 0 && n > 0 {
+        let out: &mut [u32] = view_mut(out, "chain_decode.out")?;
+        let end = n.next_multiple_of(4).min(out.len());
+        let last = out[n - 1];
+        out[n..end].fill(last);
     }
     Ok(())
 }

@@ -76,6 +76,8 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainCompact, _) => chain::chain_compact,
         (Kernel::ChainUnpack, false) => chain::chain_unpack::<f32>,
         (Kernel::ChainUnpack, true) => chain::chain_unpack::<f64>,
+        (Kernel::ChainDecode, false) => chain::chain_decode::<f32>,
+        (Kernel::ChainDecode, true) => chain::chain_decode::<f64>,
         (Kernel::WaveletLift, _) => wavelet::wavelet_lift,
         (Kernel::WaveletLoad, false) => wavelet::wavelet_load::<f32>,
         (Kernel::WaveletLoad, true) => wavelet::wavelet_load::<f64>,

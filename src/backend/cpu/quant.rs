@@ -97,25 +97,33 @@ pub fn quant_scatter<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Re
     let mask: &[u32] = view(b.ro[1], "quant_scatter.mask")?;
     let offs: &[u32] = view(b.ro[2], "quant_scatter.offs")?;
     let counts: &[u32] = view(b.ro[3], "quant_scatter.counts")?;
-    let n = (p.n as usize).min(groups as usize * QWG);
+    // one invocation per mask word (32 values)
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::QuantScatter)? as usize;
+    let words_all = (p.n as usize).div_ceil(32);
+    let words = words_all.min(groups as usize * wg);
+    let n = (p.n as usize).min(words * 32);
     let wt = F::WT as usize;
-    let ng = n.div_ceil(QWG);
-    need(mask.len() >= ng * QWORDS && offs.len() >= ng && counts.len() >= ng && data_u.len() >= n * wt, "quant_scatter inputs")?;
+    let ng = words.div_ceil(QWORDS);
+    need(mask.len() >= words && offs.len() >= ng && counts.len() >= ng && data_u.len() >= n * wt, "quant_scatter inputs")?;
     let [entries, totals] = &mut b.rw[..] else {
         return Err(Error::Device("quant_scatter: bindings".into()));
     };
     let entries: &mut [u32] = view_mut(entries, "entries")?;
     let totals: &mut [u32] = view_mut(totals, "totals")?;
-    if n == p.n as usize && n > 0 {
-        let g = (n - 1) / QWG;
+    if words == words_all && words > 0 {
+        let g = (words - 1) / QWORDS;
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals".into()))? = offs[g].wrapping_add(counts[g]);
     }
     for g in 0..ng {
         let mut rank = 0u32;
         for w in 0..QWORDS {
-            let word = mask[g * QWORDS + w];
+            let m = g * QWORDS + w;
+            if m >= words {
+                break;
+            }
+            let word = mask[m];
             for bit in 0..32 {
-                let i = g * QWG + w * 32 + bit;
+                let i = m * 32 + bit;
                 if i >= n || (word >> bit) & 1 == 0 {
                     continue;
                 }

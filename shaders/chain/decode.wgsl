@@ -1,0 +1,232 @@
+// chain_decode: fused inverse of Quantizer -> Lorenzo -> AdaptiveBitpack in one pass, 1-D
+// and 2-D (chain_unpack serves the rest). Each invocation holds LANE = 32 consecutive
+// values of a row: their residuals are exactly `w` payload words of their block (the
+// layout chain_encode writes), read as one bit stream. A workgroup covers a strip of
+// STRIP values of a row and, in 2-D, walks the rows of one band of Lorenzo tiles,
+// keeping each column's running sum (the prefix along y) in registers; per row the
+// prefix along x is the invocation's own 32-value prefix plus the exclusive scan of
+// the totals of the invocations before it in the tile (tx / 32 of them: subgroup
+// shuffles, or workgroup memory). Then the tile head is added and the codes are
+// dequantized straight into `out` (float32: 16-byte stores; the out window is padded
+// to 16 bytes, and the values past n that land in the padding are not part of the
+// output). Outliers are patched afterwards by quant_patch. Preconditions (checked by
+// the host): block_size a power of two in [32, STRIP]; tx a multiple of 32 dividing
+// STRIP; nz = 1; in 2-D, nx a multiple of block_size.
+#include "common/grid.wgsl"
+#include "common/float_types.wgsl"
+#include "common/chain_unpack_params.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> block_meta: array<u32>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> payload_u: array<u32>;
+@group(0) @binding(4) var<storage, read> means: array<u32>;
+#ifdef F64
+@group(0) @binding(5) var<storage, read_write> out: array<f64>;
+#else
+@group(0) @binding(5) var<storage, read_write> out: array<vec4<u32>>;
+#endif
+
+#include "common/szx_math.wgsl"
+#include "common/v32.wgsl"
+
+const WG: u32 = 64u;
+const LANE: u32 = 32u;
+const STRIP: u32 = 2048u; // WG * LANE
+const_assert STRIP == WG * LANE;
+
+// Bit-stream reader over the invocation's payload words.
+var<private> rd_at: u32;
+var<private> rd_end: u32;
+var<private> rd_cur: u32;
+var<private> rd_bits: u32;
+
+fn take(w: u32) -> u32 {
+    var v = rd_cur >> rd_bits;
+    let end = rd_bits + w;
+    if (end >= 32u) {
+        rd_at += 1u;
+        var next = 0u;
+        if (rd_at < rd_end) {
+            next = payload_u[rd_at];
+        }
+        if (end > 32u) {
+            v = v | (next << (32u - rd_bits));
+        }
+        rd_cur = next;
+        rd_bits = end - 32u;
+    } else {
+        rd_bits = end;
+    }
+    return v & width_limit(w);
+}
+
+fn take4(w: u32) -> vec4<u32> {
+    let a = take(w);
+    let b = take(w);
+    let c = take(w);
+    let d = take(w);
+    return vec4<u32>(a, b, c, d);
+}
+
+fn unzz4(v: vec4<u32>) -> vec4<u32> {
+    if (P.bzigzag == 1u) {
+        return bitcast<vec4<u32>>(bitcast<vec4<i32>>(v >> vec4<u32>(1u)) ^ (-bitcast<vec4<i32>>(v & vec4<u32>(1u))));
+    }
+    return v;
+}
+
+// The 32 residuals of the values from index i (0 past the end of a w = 0 block).
+fn residuals32(i: u32) -> V32 {
+    let b = i / P.block_size;
+    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    if (w == 0u) {
+        return v32_zero();
+    }
+    rd_at = P.word_base + offsets[b] + ((i % P.block_size) / LANE) * w;
+    rd_end = rd_at + w;
+    rd_cur = payload_u[rd_at];
+    rd_bits = 0u;
+    let r0 = unzz4(take4(w));
+    let r1 = unzz4(take4(w));
+    let r2 = unzz4(take4(w));
+    let r3 = unzz4(take4(w));
+    let r4 = unzz4(take4(w));
+    let r5 = unzz4(take4(w));
+    let r6 = unzz4(take4(w));
+    let r7 = unzz4(take4(w));
+    return V32(r0, r1, r2, r3, r4, r5, r6, r7);
+}
+
+// inclusive prefix of a vec4 plus a carry
+fn prefix4(v: vec4<u32>, c: u32) -> vec4<u32> {
+    let x = c + v.x;
+    let y = x + v.y;
+    let z = y + v.z;
+    return vec4<u32>(x, y, z, z + v.w);
+}
+
+fn prefix32(a: V32, c: u32) -> V32 {
+    let p0 = prefix4(a.v0, c);
+    let p1 = prefix4(a.v1, p0.w);
+    let p2 = prefix4(a.v2, p1.w);
+    let p3 = prefix4(a.v3, p2.w);
+    let p4 = prefix4(a.v4, p3.w);
+    let p5 = prefix4(a.v5, p4.w);
+    let p6 = prefix4(a.v6, p5.w);
+    let p7 = prefix4(a.v7, p6.w);
+    return V32(p0, p1, p2, p3, p4, p5, p6, p7);
+}
+
+fn v32_total(a: V32) -> u32 {
+    let s = (a.v0 + a.v1) + (a.v2 + a.v3) + ((a.v4 + a.v5) + (a.v6 + a.v7));
+    return (s.x + s.y) + (s.z + s.w);
+}
+
+fn dq(c: u32) -> FT {
+    var q = bitcast<i32>(c);
+    if (P.qzigzag == 1u) {
+        q = bitcast<i32>(c >> 1u) ^ (-bitcast<i32>(c & 1u));
+    }
+    return mulr(FT(q), P.step);
+}
+
+fn store4(i: u32, c: vec4<u32>) {
+#ifdef F64
+    if (i < P.n) {
+        out[i] = dq(c.x);
+    }
+    if (i + 1u < P.n) {
+        out[i + 1u] = dq(c.y);
+    }
+    if (i + 2u < P.n) {
+        out[i + 2u] = dq(c.z);
+    }
+    if (i + 3u < P.n) {
+        out[i + 3u] = dq(c.w);
+    }
+#else
+    if (i < P.n) {
+        out[i / 4u] = bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
+    }
+#endif
+}
+
+fn store32(i: u32, c: V32) {
+    store4(i, c.v0);
+    store4(i + 4u, c.v1);
+    store4(i + 8u, c.v2);
+    store4(i + 12u, c.v3);
+    store4(i + 16u, c.v4);
+    store4(i + 20u, c.v5);
+    store4(i + 24u, c.v6);
+    store4(i + 28u, c.v7);
+}
+
+// invocation totals for the tile-row scans through workgroup memory (by step parity)
+var<workgroup> s_tot: array<u32, 128>; // 2 * WG
+
+@compute @workgroup_size(WG)
+fn chain_decode(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let wl = wg_linear(wid, nwg);
+    let strips = (P.nx + STRIP - 1u) / STRIP;
+    let s = wl % strips;
+    let k = wl / strips;
+    let x = s * STRIP + lid * LANE;
+    var y = 0u;
+    var steps = 1u;
+    if (P.ny > 1u) {
+        if (k >= (P.ny + P.ty - 1u) / P.ty) {
+            return;
+        }
+        y = k * P.ty;
+        steps = min(P.ty, P.ny - y);
+    } else if (k > 0u) {
+        return;
+    }
+    let live = x < P.nx;
+    var head = 0u;
+    if (P.centering == 1u && live) {
+        head = means[(y / P.ty) * P.ntx + x / P.tx];
+    }
+    let lanes = P.tx / LANE;    // invocations per tile row
+    let seg = lid % lanes;      // this invocation's place in it
+    var col = v32_zero();       // running sums along y (2-D)
+    for (var st = 0u; st < steps; st++) {
+        let i = (y + st) * P.nx + x;
+        var r = v32_zero();
+        if (live && i < P.n) {
+            r = residuals32(i);
+        }
+        col = v32_add(col, r);
+        let tot = v32_total(col);
+        // exclusive prefix of the totals of the tile row's earlier invocations
+        var before = 0u;
+#ifdef SUBGROUP
+        if (P.shared_scan == 0u) {
+            var inc = tot;
+            for (var o = 1u; o < lanes; o = o << 1u) {
+                let t = subgroupShuffleUp(inc, o);
+                if (seg >= o) {
+                    inc += t;
+                }
+            }
+            before = inc - tot;
+        } else {
+#endif
+            let base = (st & 1u) * WG;
+            s_tot[base + lid] = tot;
+            workgroupBarrier();
+            for (var j = lid - seg; j < lid; j++) {
+                before += s_tot[base + j];
+            }
+#ifdef SUBGROUP
+        }
+#endif
+        if (live && i < P.n) {
+            store32(i, v32_add(prefix32(col, before), v32_splat(head)));
+        }
+    }
+}
