@@ -122,12 +122,14 @@ fn chain_encode_equals_staged() {
     let d3 = wave(128 * 5 * 130, &|i| (i as f64 * 0.001).sin() * 40.0);
     let d1 = wave(40_003, &|i| (i as f64 * 0.01).sin() * 100.0);
     let wide = wave(1024 * 20, &|i| (i as f64 * 0.002).sin() * 9.0);
+    let narrow = wave(128 * 300, &|i| ((i % 128) as f64 * 0.1).sin() * 5.0 + (i / 128) as f64 * 0.02);
     let fields: Vec<(Field, &str)> = vec![
         (Field::from_f32(Dims::d1(40_003).unwrap(), &d1.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
         (Field::from_f32(Dims::new(256, 131, 1).unwrap(), &d2.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
         (Field::from_f64(Dims::new(256, 131, 1).unwrap(), &d2).unwrap(), "both"),
         (Field::from_f32(Dims::new(128, 5, 130).unwrap(), &d3.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
         (Field::from_f32(Dims::new(1024, 20, 1).unwrap(), &wide.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "wide"),
+        (Field::from_f32(Dims::new(128, 300, 1).unwrap(), &narrow.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
     ];
     for (f, which) in &fields {
         let presets: Vec<&str> = if *which == "wide" { vec![WIDE_BLOCKS] } else { vec!["szp_composed", "szp_centered"] };

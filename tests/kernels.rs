@@ -843,12 +843,12 @@ fn chain_kernels_match_twins() {
 
 #[test]
 fn chain_encode_and_compact_match_twins() {
-    use fzwgpu::kernels::chain::{decode_groups, decode_strip, decode_unfit, encode_groups, encode_strip, encode_unfit};
+    use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent};
     use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
-    let dstrip = decode_strip().unwrap();
+    let dstrip = max_extent().unwrap();
     let mut decoded = 0;
     let mut rng = Rng(seed());
-    let strip = encode_strip().unwrap();
+    let strip = max_extent().unwrap();
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
     // ragged tile bands, partial strips, block maxima by shuffles and through memory
     for &(nx, ny, nz, tile, bs, walk) in &[
@@ -862,6 +862,9 @@ fn chain_encode_and_compact_match_twins() {
         (4096, 3, 1, 32, 2048, 1),
         (1024, 9, 1, 512, 128, 1),
         (1056, 70, 1, 64, 32, 4),
+        (96, 77, 1, 32, 32, 1),
+        (160, 9, 1, 64, 32, 2),
+        (64, 3, 50, 32, 64, 4),
     ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f64> = (0..n)
@@ -877,7 +880,7 @@ fn chain_encode_and_compact_match_twins() {
         let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
         let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
         assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
-        let groups = encode_groups(&lp, walk, strip);
+        let groups = encode_groups(&lp, bs, walk).unwrap();
         let tiles = (ntx * nty * ntz) as usize;
         let nb = n.div_ceil(bs as usize);
         let lanes = bs / 32;
@@ -1011,7 +1014,7 @@ fn chain_encode_and_compact_match_twins() {
                             f64v,
                             &up,
                             &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
-                            decode_groups(&lp, dstrip),
+                            decode_groups(&lp).unwrap(),
                         );
                     }
                 }

@@ -1,17 +1,17 @@
 // chain_decode: fused inverse of Quantizer -> Lorenzo -> AdaptiveBitpack in one pass, 1-D
 // and 2-D (chain_unpack serves the rest). Each invocation holds LANE = 32 consecutive
 // values of a row: their residuals are exactly `w` payload words of their block (the
-// layout chain_encode writes), read as one bit stream. A workgroup covers a strip of
-// STRIP values of a row and, in 2-D, walks the rows of one band of Lorenzo tiles,
-// keeping each column's running sum (the prefix along y) in registers; per row the
+// layout chain_encode writes), read as one bit stream. In 2-D every invocation walks
+// the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
+// along y) in registers; per row the
 // prefix along x is the invocation's own 32-value prefix plus the exclusive scan of
 // the totals of the invocations before it in the tile (tx / 32 of them: subgroup
 // shuffles, or workgroup memory). Then the tile head is added and the codes are
 // dequantized straight into `out` (float32: 16-byte stores; the out window is padded
 // to 16 bytes, and the values past n that land in the padding are not part of the
 // output). Outliers are patched afterwards by quant_patch. Preconditions (checked by
-// the host): block_size a power of two in [32, STRIP]; tx a multiple of 32 dividing
-// STRIP; nz = 1; in 2-D, nx a multiple of block_size.
+// the host): block_size a power of two in [32, 32 * WG]; tx a multiple of 32 dividing
+// 32 * WG; nz = 1; in 2-D, nx a multiple of block_size.
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"
@@ -32,8 +32,6 @@
 
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
-const STRIP: u32 = 2048u; // WG * LANE
-const_assert STRIP == WG * LANE;
 
 // Bit-stream reader over the invocation's payload words.
 var<private> rd_at: u32;
@@ -170,34 +168,36 @@ var<workgroup> s_tot: array<u32, 128>; // 2 * WG
 fn chain_decode(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let wl = wg_linear(wid, nwg);
-    let strips = (P.nx + STRIP - 1u) / STRIP;
-    let s = wl % strips;
-    let k = wl / strips;
-    let x = s * STRIP + lid * LANE;
+    // invocation -> (unit u of its row, band k of tile rows); a row has `units` units,
+    // padded to whole tiles so that a tile row's invocations are consecutive and aligned
+    let lanes = P.tx / LANE;    // invocations per tile row
+    let units = ((P.nx + LANE - 1u) / LANE + lanes - 1u) / lanes * lanes;
+    let g = wg_linear(wid, nwg) * WG + lid;
+    let u = g % units;
+    let k = g / units;
+    let x = u * LANE;
     var y = 0u;
     var steps = 1u;
+    var bands = 1u;
     if (P.ny > 1u) {
-        if (k >= (P.ny + P.ty - 1u) / P.ty) {
-            return;
-        }
+        bands = (P.ny + P.ty - 1u) / P.ty;
         y = k * P.ty;
-        steps = min(P.ty, P.ny - y);
-    } else if (k > 0u) {
-        return;
+        steps = min(P.ty, max(P.ny, y) - y);
     }
-    let live = x < P.nx;
+    let live = x < P.nx && k < bands;
     var head = 0u;
     if (P.centering == 1u && live) {
         head = means[(y / P.ty) * P.ntx + x / P.tx];
     }
-    let lanes = P.tx / LANE;    // invocations per tile row
-    let seg = lid % lanes;      // this invocation's place in it
+    let seg = u % lanes;        // this invocation's place in its tile row
     var col = v32_zero();       // running sums along y (2-D)
-    for (var st = 0u; st < steps; st++) {
+    // every invocation runs ty steps (uniform control flow for the barriers of the
+    // workgroup-memory scans); steps past its band's end do nothing
+    for (var st = 0u; st < P.ty; st++) {
         let i = (y + st) * P.nx + x;
+        let on = live && st < steps && i < P.n;
         var r = v32_zero();
-        if (live && i < P.n) {
+        if (on) {
             r = residuals32(i);
         }
         col = v32_add(col, r);
@@ -225,7 +225,7 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
 #ifdef SUBGROUP
         }
 #endif
-        if (live && i < P.n) {
+        if (on) {
             store32(i, v32_add(prefix32(col, before), v32_splat(head)));
         }
     }

@@ -1,8 +1,9 @@
 // chain_encode: fused Quantizer -> Lorenzo -> AdaptiveBitpack, forward, in one pass over
 // the field (chain_compact then moves the block bodies to their scanned offsets). Each
-// invocation holds LANE = 32 consecutive values of a row; a workgroup covers a strip of
-// STRIP values of a row and walks P.walk rows (2-D) or planes (3-D, at a fixed row)
-// of one Lorenzo tile, keeping the previous row's (plane's) differences in registers,
+// invocation holds LANE = 32 consecutive values of a row and walks P.walk rows (2-D) or
+// planes (3-D, at a fixed row) of one Lorenzo tile (the host picks P.walk so that the
+// field still gives enough invocations), keeping the previous row's (plane's)
+// differences in registers,
 // so every value is quantized once (plus the left neighbour of each invocation's first
 // value, and in 3-D the row above). Per row step, the Lorenzo residuals of the 32
 // values give their AdaptiveBitpack block's width (a block is block_size / 32
@@ -15,7 +16,7 @@
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
 // staged stages' values (tests/fusion.rs). Preconditions (the host checks
 // them, else it runs chain_width / chain_pack): block_size a power of two in
-// [32, STRIP]; tx a multiple of 32; in 2-D/3-D, nx a multiple of block_size; P.walk
+// [32, 32 * WG]; tx a multiple of 32; in 2-D/3-D, nx a multiple of block_size; P.walk
 // divides ty (2-D) or tz (3-D); base = 0 (the whole field in one dispatch).
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
@@ -38,8 +39,6 @@
 
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
-const STRIP: u32 = 2048u; // WG * LANE
-const_assert STRIP == WG * LANE;
 
 #include "common/v32.wgsl"
 
@@ -191,37 +190,35 @@ var<workgroup> s_max: array<atomic<u32>, 128>; // 2 * WG
 fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let wl = wg_linear(wid, nwg);
-    let strips = (P.nx + STRIP - 1u) / STRIP;
-    let s = wl % strips;
-    let k = wl / strips;
-    let x = s * STRIP + lid * LANE;
+    // invocation -> (unit u of its row, walk k); a row has `units` units, padded to
+    // whole blocks so that a block's invocations are consecutive and aligned
+    let lanes = P.block_size / LANE;
+    let units = ((P.nx + LANE - 1u) / LANE + lanes - 1u) / lanes * lanes;
+    let g = wg_linear(wid, nwg) * WG + lid;
+    let u = g % units;
+    let k = g / units;
+    let x = u * LANE;
     var y = 0u;
     var z = 0u;
     var steps = 1u;
     var stride = 0u;
     var lead = 0u; // position inside the tile along the walk
+    var walks = 1u;
     if (P.nz > 1u) {
-        if (k >= P.ny * ((P.nz + P.walk - 1u) / P.walk)) {
-            return;
-        }
+        walks = P.ny * ((P.nz + P.walk - 1u) / P.walk);
         y = k % P.ny;
         z = (k / P.ny) * P.walk;
-        steps = min(P.walk, P.nz - z);
+        steps = min(P.walk, max(P.nz, z) - z);
         stride = P.nx * P.ny;
         lead = z % P.tz;
     } else if (P.ny > 1u) {
-        if (k >= (P.ny + P.walk - 1u) / P.walk) {
-            return;
-        }
+        walks = (P.ny + P.walk - 1u) / P.walk;
         y = k * P.walk;
-        steps = min(P.walk, P.ny - y);
+        steps = min(P.walk, max(P.ny, y) - y);
         stride = P.nx;
         lead = y % P.ty;
-    } else if (k > 0u) {
-        return;
     }
-    let live = x < P.nx;
+    let live = x < P.nx && k < walks;
     let i0 = (z * P.ny + y) * P.nx + x;
     var mu = 0u;
     if (P.centering == 1u && live) {
@@ -236,12 +233,14 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         }
         prev = plane_d(i0 - stride, x, py, mu);
     }
-    let lanes = P.block_size / LANE;
-    for (var st = 0u; st < steps; st++) {
+    // every invocation runs P.walk steps (uniform control flow for the barriers of the
+    // workgroup-memory maxima); steps past its walk's end do nothing
+    for (var st = 0u; st < P.walk; st++) {
         let i = i0 + st * stride;
+        let on = live && st < steps;
         var r = v32_zero();
         var bad = 0u;
-        if (live) {
+        if (on) {
             let p = plane_d(i, x, y, mu);
             bad = q_bad;
             r = v32_packed(v32_sub(p, prev));
@@ -270,7 +269,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         }
 #endif
         let w = 32u - countLeadingZeros(m);
-        if (live && i < P.n) {
+        if (on && i < P.n) {
             atomicStore(&qmask[i / 32u], bad);
             if (bad != 0u) {
                 atomicAdd(&qmask[P.counts_at + i / 256u], countOneBits(bad));

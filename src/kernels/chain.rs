@@ -1,5 +1,6 @@
-//! Geometry of `chain_encode` (shaders/chain/encode.wgsl) shared by the host, which
-//! decides whether the kernel takes a chain and sizes its dispatch, and the CPU twin.
+//! Geometry of `chain_encode` and `chain_decode` (shaders/chain/encode.wgsl,
+//! decode.wgsl) shared by the host, which decides whether the kernels take a chain and
+//! sizes their dispatches, and the CPU twins.
 
 use crate::error::Result;
 use crate::kernels::params::LorenzoParams;
@@ -9,10 +10,11 @@ pub const ENCODE_LANE: u32 = 32;
 
 /// Whether `chain_encode` takes this geometry (block size, Lorenzo tiles and dims; the
 /// preconditions at the top of shaders/chain/encode.wgsl), or why not.
-pub fn encode_unfit(block_size: u32, l: &LorenzoParams, strip: u32) -> Option<String> {
+/// `max`: [`max_extent`].
+pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<String> {
     let bs = block_size;
-    if !bs.is_power_of_two() || bs < ENCODE_LANE || bs > strip {
-        return Some(format!("block size {bs} is not a power of two in [{ENCODE_LANE}, {strip}]"));
+    if !bs.is_power_of_two() || bs < ENCODE_LANE || bs > max {
+        return Some(format!("block size {bs} is not a power of two in [{ENCODE_LANE}, {max}]"));
     }
     if l.tx % ENCODE_LANE != 0 {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
@@ -23,45 +25,57 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, strip: u32) -> Option<St
     None
 }
 
-/// Workgroups of a `chain_encode` dispatch (strips x walks), given `walk` planes per walk.
-pub fn encode_groups(l: &LorenzoParams, walk: u32, strip: u32) -> u64 {
-    let strips = l.nx.div_ceil(strip) as u64;
-    let walks = if l.nz > 1 {
+/// Invocations per row of `chain_encode` / `chain_decode`: the row's 32-value units,
+/// padded to a multiple of `align` units (a block's, or a tile row's, invocations).
+pub fn row_units(nx: u32, align: u32) -> u64 {
+    (nx.div_ceil(ENCODE_LANE) as u64).next_multiple_of(align.max(1) as u64)
+}
+
+/// Walks of `chain_encode` (rows of `walk` planes each, per row unit).
+pub fn encode_walks(l: &LorenzoParams, walk: u32) -> u64 {
+    if l.nz > 1 {
         l.ny as u64 * l.nz.div_ceil(walk) as u64
     } else if l.ny > 1 {
         l.ny.div_ceil(walk) as u64
     } else {
         1
-    };
-    strips * walks
+    }
 }
 
-pub fn encode_strip() -> Result<u32> {
-    Ok(super::workgroup_size(super::Kernel::ChainEncode)? * ENCODE_LANE)
+/// Workgroups of a `chain_encode` dispatch (one invocation per row unit and walk).
+pub fn encode_groups(l: &LorenzoParams, block_size: u32, walk: u32) -> Result<u64> {
+    let wg = super::workgroup_size(super::Kernel::ChainEncode)? as u64;
+    Ok((row_units(l.nx, block_size / ENCODE_LANE) * encode_walks(l, walk)).div_ceil(wg))
 }
 
+/// Invocations of a `chain_decode` dispatch (one per row unit and band of tile rows).
+pub fn decode_invocations(l: &LorenzoParams) -> u64 {
+    row_units(l.nx, l.tx / ENCODE_LANE) * if l.ny > 1 { l.ny.div_ceil(l.ty) as u64 } else { 1 }
+}
 
 /// Whether `chain_decode` takes this geometry (the preconditions at the top of
-/// shaders/chain/decode.wgsl), or why not.
-pub fn decode_unfit(block_size: u32, l: &LorenzoParams, strip: u32) -> Option<String> {
+/// shaders/chain/decode.wgsl), or why not. `max`: [`max_extent`].
+pub fn decode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<String> {
     if l.nz > 1 {
         return Some("3-D fields decode with chain_unpack".into());
     }
-    if let Some(why) = encode_unfit(block_size, l, strip) {
+    if let Some(why) = encode_unfit(block_size, l, max) {
         return Some(why);
     }
-    if strip % l.tx != 0 {
-        return Some(format!("Lorenzo tile x extent {} does not divide {strip}", l.tx));
+    if max % l.tx != 0 {
+        return Some(format!("Lorenzo tile x extent {} does not divide {max}", l.tx));
     }
     None
 }
 
-/// Workgroups of a `chain_decode` dispatch (strips x bands of tiles).
-pub fn decode_groups(l: &LorenzoParams, strip: u32) -> u64 {
-    l.nx.div_ceil(strip) as u64 * if l.ny > 1 { l.ny.div_ceil(l.ty) as u64 } else { 1 }
+/// Workgroups of a `chain_decode` dispatch.
+pub fn decode_groups(l: &LorenzoParams) -> Result<u64> {
+    Ok(decode_invocations(l).div_ceil(super::workgroup_size(super::Kernel::ChainDecode)? as u64))
 }
 
-/// `chain_decode`'s strip: values of a row per workgroup.
-pub fn decode_strip() -> Result<u32> {
-    Ok(super::workgroup_size(super::Kernel::ChainDecode)? * ENCODE_LANE)
+/// The largest block (and tile x extent) the kernels take: 32 values per invocation,
+/// a block's (tile row's) invocations within one workgroup.
+pub fn max_extent() -> Result<u32> {
+    let wg = super::workgroup_size(super::Kernel::ChainEncode)?.min(super::workgroup_size(super::Kernel::ChainDecode)?);
+    Ok(wg * ENCODE_LANE)
 }

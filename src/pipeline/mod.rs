@@ -977,7 +977,7 @@ fn decompress_to<'b>(
             let names = format!("{}+{}+{}", arch.stages[qi].name, arch.stages[li].name, arch.stages[bi].name);
             let why = stages::chain::inverse_ineligible(q, l, b, &r, opts).or_else(|| {
                 if opts.fusion == FusionPolicy::Auto {
-                    stages::chain::inverse_prefers_staged(l)
+                    stages::chain::inverse_prefers_staged(l, b)
                 } else {
                     None
                 }

@@ -66,7 +66,6 @@ pub fn record_forward(
         // slots, tile heads, the Quantizer's outlier mask and counts), the Quantizer's
         // scan and scatter of its outliers, then per chunk the scan of the block costs
         // and the move of the block bodies to their offsets (chain_compact)
-        let strip = crate::kernels::chain::encode_strip()?;
         let (widths, cost) = (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?);
         let bs = b.block_size as u64;
         let slots = r.temp(4 * g.nb * bs)?;
@@ -75,7 +74,7 @@ pub fn record_forward(
         let qmask = r.temp(4 * (counts_at + groups256))?;
         r.clear(BufSlice::new(qmask, 4 * counts_at, 4 * groups256));
         let p = chain_params(q, b, &res, &lp, (n, g.nb, 0, 0), (walk, shared_max as u32, counts_at as u32), f64v);
-        let groups = crate::kernels::chain::encode_groups(&lp, walk, strip);
+        let groups = crate::kernels::chain::encode_groups(&lp, b.block_size, walk)?;
         let enc = [
             data,
             data.vec4_view(),
@@ -141,33 +140,43 @@ pub fn record_forward(
     Ok(([q_out, l_out, vec![PortData::Deferred { parts }]], if plan.is_some() { "chain_encode" } else { "chain_width+chain_pack" }))
 }
 
-/// Planes per `chain_encode` walk the host asks for (`FZWGPU_CHAIN_WALK`, default 32;
-/// the plan takes the largest divisor of the walked tile extent up to it).
-const WALK_DEFAULT: u32 = 32;
+/// Most planes per `chain_encode` walk (`FZWGPU_CHAIN_WALK` overrides; the walk also
+/// divides the walked tile extent).
+const WALK_MAX: u32 = 32;
+
+/// Fewest `chain_encode` invocations the walk length keeps (when the field has them):
+/// each walk is sequential, so a small field walked 32 planes at a time leaves a large
+/// GPU idle (H200, 512x512: 2.2 GB/s with walks of 32 against 14 GB/s staged,
+/// `docs/results/h200-chain2.log`); shorter walks only re-quantize one more row each.
+const WALK_MIN_INVOCATIONS: u64 = 1 << 17;
 
 /// Whether the forward chain runs as `chain_encode` + `chain_compact` (one pass over the
 /// field) and with which (walk, shared_max), or None for `chain_width` + `chain_pack`
 /// (geometries chain_encode does not take, or `FZWGPU_CHAIN_ENCODE=off`). Both write
 /// the same bytes.
 pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result<Option<(u32, bool)>> {
+    use crate::kernels::chain::{encode_unfit, max_extent, row_units, ENCODE_LANE};
     if std::env::var("FZWGPU_CHAIN_ENCODE").is_ok_and(|v| v == "off" || v == "0") {
         return Ok(None);
     }
-    let strip = crate::kernels::chain::encode_strip()?;
-    if crate::kernels::chain::encode_unfit(b.block_size, lp, strip).is_some() {
+    if encode_unfit(b.block_size, lp, max_extent()?).is_some() {
         return Ok(None);
     }
-    let want = std::env::var("FZWGPU_CHAIN_WALK").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&w| w > 0).unwrap_or(WALK_DEFAULT);
-    let ext = if lp.nz > 1 {
-        lp.tz.min(lp.nz)
+    // planes walked: rows (2-D) or planes at a fixed row (3-D); 1-D walks nothing
+    let (t, planes) = if lp.nz > 1 {
+        (lp.tz, lp.ny as u64 * lp.nz as u64)
     } else if lp.ny > 1 {
-        lp.ty.min(lp.ny)
+        (lp.ty, lp.ny as u64)
     } else {
-        1
+        (1, 1)
     };
-    let t = if lp.nz > 1 { lp.tz } else { lp.ty };
+    let unit_planes = row_units(lp.nx, b.block_size / ENCODE_LANE) * planes;
+    let want = match std::env::var("FZWGPU_CHAIN_WALK").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&w| w > 0) {
+        Some(w) => w,
+        None => (unit_planes / WALK_MIN_INVOCATIONS).clamp(1, WALK_MAX as u64) as u32,
+    };
     // the largest divisor of the tile extent up to `want` (walks never straddle tiles)
-    let walk = if ext <= 1 { 1 } else { (1..=want.min(t)).rev().find(|d| t % d == 0).unwrap_or(1) };
+    let walk = (1..=want.min(t).max(1)).rev().find(|d| t % d == 0).unwrap_or(1);
     let info = r.backend.info();
     let lanes = b.block_size / crate::kernels::chain::ENCODE_LANE;
     // shuffles need the block's invocations in one subgroup (subgroups are >= 8 wide)
@@ -255,20 +264,33 @@ pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
 /// 1-D and slower in 2-D (12%) and 3-D (35-50%); with centering it wins (1.3-1.9x).
 pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
-    let strip = crate::kernels::chain::encode_strip().ok()?;
-    if l.params(dims).ok().is_some_and(|lp| crate::kernels::chain::encode_unfit(b.block_size, &lp, strip).is_none()) {
+    let max = crate::kernels::chain::max_extent().ok()?;
+    if l.params(dims).ok().is_some_and(|lp| crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none()) {
         return None;
     }
     (!l.centering && dims.rank() > 1).then(|| "staged is faster for uncentered 2-D/3-D chains outside chain_encode's geometries".to_string())
 }
 
+/// Fewest `chain_decode` invocations for which `auto` runs a 2-D inverse fused: each
+/// invocation walks a whole band of tile rows (128 steps in the presets), so a small
+/// 2-D field leaves the GPU idle (H200, 512x512: 2.7 GB/s against 12 GB/s staged;
+/// 1 GiB: 938 against 117, `docs/results/h200-chain2.log`).
+pub const DECODE_MIN_INVOCATIONS: u64 = 4096;
+
 /// Why `auto` stages a fusable inverse for speed (None: fuse).
-pub fn inverse_prefers_staged(l: &LorenzoStage) -> Option<String> {
+pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
+    let lp = l.params(dims).ok()?;
+    if inverse_kernels(b, &lp) == "chain_decode" {
+        // (1-D invocations do one step each: no walk to wait for)
+        let inv = crate::kernels::chain::decode_invocations(&lp);
+        return (dims.rank() > 1 && inv < DECODE_MIN_INVOCATIONS)
+            .then(|| format!("{inv} chain_decode invocations: the staged inverse has more parallelism"));
+    }
     if dims.rank() < 2 {
         return None;
     }
-    let tiles = l.params(dims).ok().map(|p| LorenzoStage::tiles(&p))?;
+    let tiles = LorenzoStage::tiles(&lp);
     (tiles < FUSED_INVERSE_MIN_TILES).then(|| format!("{tiles} Lorenzo tiles: the staged inverse has more parallelism"))
 }
 
@@ -299,8 +321,8 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 /// The kernel of a fused inverse: `chain_decode` (one pass, 1-D and 2-D geometries it
 /// takes, unless `FZWGPU_CHAIN_DECODE=off`) or `chain_unpack`.
 pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
-    let fits = crate::kernels::chain::decode_strip()
-        .is_ok_and(|strip| crate::kernels::chain::decode_unfit(b.block_size, lp, strip).is_none());
+    let fits = crate::kernels::chain::max_extent()
+        .is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
     if fits && !std::env::var("FZWGPU_CHAIN_DECODE").is_ok_and(|v| v == "off" || v == "0") {
         "chain_decode"
     } else {
@@ -359,7 +381,6 @@ pub fn record_inverse(
     let word_base = word_base as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
     let info = r.backend.info();
-    let strip = crate::kernels::chain::decode_strip()?;
     let one_pass = inverse_kernels(b, &lp) == "chain_decode";
     // chain_decode: the tile-row scans by subgroup shuffles need a tile row's
     // invocations in one subgroup (subgroups are >= 8 wide)
@@ -398,7 +419,7 @@ pub fn record_inverse(
         // float32 values are stored 16 bytes at a time: the window is padded to 16
         let out = r.alloc((n * sz).next_multiple_of(16))?;
         let out_w = BufSlice::new(out, 0, (n * sz).next_multiple_of(16));
-        let groups = crate::kernels::chain::decode_groups(&lp, strip);
+        let groups = crate::kernels::chain::decode_groups(&lp)?;
         r.dispatch_bytes(Kernel::ChainDecode, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], groups)?;
         q.record_patch(r, out, outliers, opts)?;
         return Ok(PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None });
@@ -430,15 +451,22 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
             continue;
         }
         let names = format!("{}+{}+{}", infos[qi].name, infos[li].name, infos[bi].name);
-        let inverse = match l.dims {
-            Some(d) => match tile_too_large(l, d) {
-                None => "fused (chain_unpack) when the field fits one binding".to_string(),
+        let b = stages[bi].as_any().downcast_ref::<BitpackStage>();
+        let lp = l.dims.and_then(|d| l.params(d).ok());
+        let inverse = match (l.dims, lp, b) {
+            (Some(d), Some(lp), Some(b)) => match tile_too_large(l, d) {
+                None => format!("fused ({}) when the field fits one binding", inverse_kernels(b, &lp)),
                 Some(why) => format!("staged ({why})"),
             },
-            None => "staged (no Lorenzo dims)".to_string(),
+            _ => "staged (no Lorenzo dims)".to_string(),
+        };
+        let max = crate::kernels::chain::max_extent().unwrap_or(0);
+        let forward = match (lp, b) {
+            (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none() => "chain_encode",
+            _ => "chain_width/chain_pack",
         };
         out.push(format!(
-            "{names}: compress fuses it (chain_width/chain_pack) when the field fits one binding; decompress runs {inverse}; fused and staged write the same bytes"
+            "{names}: compress fuses it ({forward}) when the field fits one binding; decompress runs {inverse}; fused and staged write the same bytes"
         ));
     }
     out

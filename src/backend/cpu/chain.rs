@@ -8,7 +8,7 @@ use super::quant::{encode_code, quantize_one};
 use super::szx::{QuantP, SzxFloat, SzxP};
 use super::{need, params, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
-use crate::kernels::chain::{encode_groups, encode_strip, encode_unfit, ENCODE_LANE};
+use crate::kernels::chain::{encode_groups, encode_unfit, max_extent, ENCODE_LANE};
 use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
 use rayon::prelude::*;
 
@@ -232,13 +232,13 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     let p = chain_params::<F>(pb)?;
     let counts_at = if F::WT == 2 { params::<ChainParams64>(pb)?.counts_at } else { params::<ChainParams32>(pb)?.counts_at };
     let l = &p.l;
-    let strip = encode_strip()?;
+    let strip = max_extent()?;
     need(p.base == 0 && p.n as u64 == l.nx as u64 * l.ny as u64 * l.nz as u64, "chain_encode: one dispatch over the whole field")?;
     if let Some(why) = encode_unfit(p.block_size, l, strip) {
         return Err(Error::Device(format!("chain_encode: {why}")));
     }
     need(p.walk > 0 && (l.nz > 1 && l.tz % p.walk == 0 || l.nz == 1 && (l.ny == 1 || l.ty % p.walk == 0)), "chain_encode: walk divides the walked tile extent")?;
-    need(groups as u64 >= encode_groups(l, p.walk, strip), "chain_encode: the dispatch covers the field")?;
+    need(groups as u64 >= encode_groups(l, p.block_size, p.walk)?, "chain_encode: the dispatch covers the field")?;
     let data_u: &[u32] = view(b.ro[0], "chain_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "chain_encode.data_f")?;
     let codes = all_codes(&p, data_u, data_f)?;
@@ -331,7 +331,7 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 /// float32 the padding of the last vec4 as the kernel fills it. Needs a dispatch that
 /// covers the field.
 pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    use crate::kernels::chain::{decode_groups, decode_strip, decode_unfit};
+    use crate::kernels::chain::{decode_groups, decode_unfit};
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let (n, bs, ntiles, l) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
@@ -340,11 +340,10 @@ pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
         let c: ChainUnpackParams32 = params(pb)?;
         (c.n, c.block_size, c.ntiles, LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() })
     };
-    let strip = decode_strip()?;
-    if let Some(why) = decode_unfit(bs, &l, strip) {
+    if let Some(why) = decode_unfit(bs, &l, max_extent()?) {
         return Err(Error::Device(format!("chain_decode: {why}")));
     }
-    need(groups as u64 >= decode_groups(&l, strip), "chain_decode: the dispatch covers the field")?;
+    need(groups as u64 >= decode_groups(&l)?, "chain_decode: the dispatch covers the field")?;
     let mut scratch = vec![0u8; if l.ny * l.nz > 1 { 4 * n as usize } else { 16 }];
     let [out] = &mut b.rw[..] else { return Err(Error::Device("chain_decode: bindings".into())) };
     let mut inner = Bindings { ro: b.ro.clone(), rw: vec![&mut out[..], &mut scratch[..]] };
