@@ -145,7 +145,8 @@ fn chain_encode_equals_staged() {
                 );
                 let label = if preset.len() > 20 { "wide blocks" } else { preset };
                 assert!(staged.bytes == fused.bytes, "{} {label} on {name}: chain_encode archive differs from staged", f.dims);
-                let d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).unwrap();
+                let d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() })
+                    .unwrap();
                 let bad = match f.dtype {
                     fzwgpu::DataType::F32 => check_f32(&f32_from(&f.bytes), &f32_from(&d.field.bytes), fused.report.bounds[0].1).1,
                     _ => check_f64(&f64_from(&f.bytes), &f64_from(&d.field.bytes), fused.report.bounds[0].1).1,
@@ -153,8 +154,14 @@ fn chain_encode_equals_staged() {
                 assert_eq!(bad, 0);
                 // the one-pass inverse (1-D and 2-D) equals the staged one
                 let want = if f.dims.z == 1 { "(chain_decode)" } else { "(chain_unpack)" };
-                assert!(d.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains(want)), "{} on {name}: {:?}", f.dims, d.report.notes);
-                let staged_d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Off, ..Default::default() }).unwrap();
+                assert!(
+                    d.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains(want)),
+                    "{} on {name}: {:?}",
+                    f.dims,
+                    d.report.notes
+                );
+                let staged_d =
+                    fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Off, ..Default::default() }).unwrap();
                 assert!(staged_d.field.bytes == d.field.bytes, "{} {label} on {name}: fused inverse differs from staged", f.dims);
             }
         }

@@ -926,9 +926,14 @@ fn chain_encode_and_compact_match_twins() {
                 // mask words, then counts (here starting at 7: the kernel adds to them)
                 let mut qmask = vec![0xEEu8; counts_at * 4];
                 qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
-                let data: Vec<u8> =
-                    if f64v { v.iter().flat_map(|&x| x.to_le_bytes()).collect() } else { v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect() };
-                let what = format!("chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}");
+                let data: Vec<u8> = if f64v {
+                    v.iter().flat_map(|&x| x.to_le_bytes()).collect()
+                } else {
+                    v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
+                };
+                let what = format!(
+                    "chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}"
+                );
                 let out = twin_check(
                     &what,
                     Kernel::ChainEncode,
@@ -968,7 +973,14 @@ fn chain_encode_and_compact_match_twins() {
                     Kernel::ChainCompact,
                     false,
                     bytemuck::bytes_of(&bp),
-                    &[B::In(widths), B::In(bytes32(&offs)), B::In(slots), B::Out(nb.next_multiple_of(4)), B::Out(acc as usize * 4), B::Out(4)],
+                    &[
+                        B::In(widths),
+                        B::In(bytes32(&offs)),
+                        B::In(slots),
+                        B::Out(nb.next_multiple_of(4)),
+                        B::Out(acc as usize * 4),
+                        B::Out(4),
+                    ],
                     (nb as u64).div_ceil(256),
                 );
                 assert_eq!(u32s(&out[2])[0], acc);
@@ -1015,7 +1027,13 @@ fn chain_encode_and_compact_match_twins() {
                             Kernel::ChainDecode,
                             f64v,
                             &up,
-                            &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
+                            &[
+                                B::In(meta.clone()),
+                                B::In(bytes32(&offs)),
+                                B::In(payload.clone()),
+                                B::In(means_in.clone()),
+                                B::Out(out_bytes),
+                            ],
                             decode_groups(&lp).unwrap(),
                         );
                     }

@@ -108,7 +108,8 @@ pub fn record_forward(
             let payload = r.alloc(nk * 4)?;
             let pay_w = BufSlice::new(payload, 0, nk * 4);
             let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
-            let bind = [BufSlice::new(widths, 4 * b0, 4 * nbk), o_w, BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs), meta_w, pay_w, totals_w];
+            let bind =
+                [BufSlice::new(widths, 4 * b0, 4 * nbk), o_w, BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs), meta_w, pay_w, totals_w];
             r.dispatch(Kernel::ChainCompact, false, &bp, &bind, nbk.div_ceil(cwg))?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
         }
@@ -160,6 +161,11 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
         return Ok(None);
     }
     if encode_unfit(b.block_size, lp, max_extent()?).is_some() {
+        return Ok(None);
+    }
+    // the block slots (whole blocks of u32 words) must fit one binding
+    let n = lp.nx as u64 * lp.ny as u64 * lp.nz as u64;
+    if 4 * n.next_multiple_of(b.block_size as u64) > r.backend.info().max_binding_bytes {
         return Ok(None);
     }
     // planes walked: rows (2-D) or planes at a fixed row (3-D); 1-D walks nothing
@@ -268,7 +274,8 @@ pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<Stri
     if l.params(dims).ok().is_some_and(|lp| crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none()) {
         return None;
     }
-    (!l.centering && dims.rank() > 1).then(|| "staged is faster for uncentered 2-D/3-D chains outside chain_encode's geometries".to_string())
+    (!l.centering && dims.rank() > 1)
+        .then(|| "staged is faster for uncentered 2-D/3-D chains outside chain_encode's geometries".to_string())
 }
 
 /// Fewest `chain_decode` invocations for which `auto` runs a 2-D inverse fused: each
@@ -321,8 +328,7 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 /// The kernel of a fused inverse: `chain_decode` (one pass, 1-D and 2-D geometries it
 /// takes, unless `FZWGPU_CHAIN_DECODE=off`) or `chain_unpack`.
 pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
-    let fits = crate::kernels::chain::max_extent()
-        .is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
+    let fits = crate::kernels::chain::max_extent().is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
     if fits && !std::env::var("FZWGPU_CHAIN_DECODE").is_ok_and(|v| v == "off" || v == "0") {
         "chain_decode"
     } else {

@@ -390,9 +390,7 @@ impl Stage for QuantizerStage {
             let f64v = self.f64v();
             let (mask_w, counts_w) = match self.premasked {
                 // windows of the whole field's mask (8 words per 256 values) and counts
-                Some((buf, counts_at)) => {
-                    (BufSlice::new(buf, k * ce / 8, 32 * gk), BufSlice::new(buf, counts_at + k * ce / 64, 4 * gk))
-                }
+                Some((buf, counts_at)) => (BufSlice::new(buf, k * ce / 8, 32 * gk), BufSlice::new(buf, counts_at + k * ce / 64, 4 * gk)),
                 None => {
                     r.dispatch_bytes(Kernel::QuantEncode, f64v, &p, &[in_w, in_w, codes_w, mask_w, counts_w], gk)?;
                     (mask_w, counts_w)

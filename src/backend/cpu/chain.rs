@@ -237,7 +237,10 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     if let Some(why) = encode_unfit(p.block_size, l, strip) {
         return Err(Error::Device(format!("chain_encode: {why}")));
     }
-    need(p.walk > 0 && (l.nz > 1 && l.tz % p.walk == 0 || l.nz == 1 && (l.ny == 1 || l.ty % p.walk == 0)), "chain_encode: walk divides the walked tile extent")?;
+    need(
+        p.walk > 0 && (l.nz > 1 && l.tz % p.walk == 0 || l.nz == 1 && (l.ny == 1 || l.ty % p.walk == 0)),
+        "chain_encode: walk divides the walked tile extent",
+    )?;
     need(groups as u64 >= encode_groups(l, p.block_size, p.walk)?, "chain_encode: the dispatch covers the field")?;
     let data_u: &[u32] = view(b.ro[0], "chain_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "chain_encode.data_f")?;
@@ -265,7 +268,9 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     let bad: Vec<u32> = (0..words)
         .into_par_iter()
         .map(|m| {
-            (0..32usize).filter(|j| m * 32 + j < n && quantize_one(data_f[m * 32 + j], F::key_class(data_u, m * 32 + j).1, &p.q).is_none()).fold(0u32, |a, j| a | 1 << j)
+            (0..32usize)
+                .filter(|j| m * 32 + j < n && quantize_one(data_f[m * 32 + j], F::key_class(data_u, m * 32 + j).1, &p.q).is_none())
+                .fold(0u32, |a, j| a | 1 << j)
         })
         .collect();
     for (m, &w) in bad.iter().enumerate() {
@@ -335,10 +340,20 @@ pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let (n, bs, ntiles, l) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
-        (c.n, c.block_size, c.ntiles, LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() })
+        (
+            c.n,
+            c.block_size,
+            c.ntiles,
+            LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() },
+        )
     } else {
         let c: ChainUnpackParams32 = params(pb)?;
-        (c.n, c.block_size, c.ntiles, LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() })
+        (
+            c.n,
+            c.block_size,
+            c.ntiles,
+            LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() },
+        )
     };
     if let Some(why) = decode_unfit(bs, &l, max_extent()?) {
         return Err(Error::Device(format!("chain_decode: {why}")));
