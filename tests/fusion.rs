@@ -168,6 +168,73 @@ fn chain_encode_equals_staged() {
     }
 }
 
+/// Adversarial fields through the one-pass kernels (1-D always takes them; 2-D rows of
+/// 128): single values, lengths around one invocation's 32 values and one block,
+/// constant, all-NaN, huge and tiny magnitudes, float64. Same archive as staged, same
+/// field from both inverses, the bound on every value.
+#[test]
+fn chain_encode_adversarial() {
+    let mut fields: Vec<Field> = Vec::new();
+    for n in [1usize, 5, 31, 32, 33, 127, 128, 129, 4097] {
+        fields.push(
+            Field::from_f32(Dims::d1(n as u64).unwrap(), &(0..n).map(|i| (i as f32 * 0.37).sin() * 10.0).collect::<Vec<_>>()).unwrap(),
+        );
+    }
+    fields.push(Field::from_f32(Dims::d1(1000).unwrap(), &[3.25f32; 1000]).unwrap());
+    fields.push(Field::from_f32(Dims::d1(300).unwrap(), &[f32::NAN; 300]).unwrap());
+    fields.push(
+        Field::from_f32(
+            Dims::new(128, 9, 1).unwrap(),
+            &(0..128 * 9)
+                .map(|i| {
+                    if i % 7 == 0 {
+                        3e37
+                    } else if i % 7 == 1 {
+                        -1e-30
+                    } else {
+                        i as f32 * 1e3
+                    }
+                })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap(),
+    );
+    fields.push(Field::from_f64(Dims::d1(77).unwrap(), &(0..77).map(|i| (i as f64).powi(3) * 1e-3 - 7.0).collect::<Vec<_>>()).unwrap());
+    fields.push(
+        Field::from_f64(
+            Dims::new(256, 3, 1).unwrap(),
+            &(0..768).map(|i| if i == 5 { f64::MAX } else { (i as f64).sqrt() }).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+    );
+    for f in &fields {
+        for preset in ["szp_composed", "szp_centered"] {
+            for (name, be) in backends() {
+                let staged = run(preset, f, FusionPolicy::Off, be.as_ref()).unwrap();
+                let fused = run(preset, f, FusionPolicy::Force, be.as_ref()).unwrap();
+                assert!(
+                    fused.report.notes.iter().any(|(_, n)| n.contains("(chain_encode)")),
+                    "{} {preset} on {name}: {:?}",
+                    f.dims,
+                    fused.report.notes
+                );
+                assert!(staged.bytes == fused.bytes, "{} {preset} on {name}: chain_encode archive differs from staged", f.dims);
+                let force = RunOptions { fusion: FusionPolicy::Force, ..Default::default() };
+                let off = RunOptions { fusion: FusionPolicy::Off, ..Default::default() };
+                let a = fzwgpu::decompress(be.as_ref(), &fused.bytes, &force).unwrap();
+                let b = fzwgpu::decompress(be.as_ref(), &fused.bytes, &off).unwrap();
+                assert!(a.field.bytes == b.field.bytes, "{} {preset} on {name}: fused inverse differs", f.dims);
+                let eb = fused.report.bounds[0].1;
+                let (_, bad) = match f.dtype {
+                    fzwgpu::DataType::F32 => check_f32(&f32_from(&f.bytes), &f32_from(&a.field.bytes), eb),
+                    _ => check_f64(&f64_from(&f.bytes), &f64_from(&a.field.bytes), eb),
+                };
+                assert_eq!(bad, 0, "{} {preset} on {name}: bound", f.dims);
+            }
+        }
+    }
+}
+
 #[test]
 fn fusion_switch() {
     let f = Field::from_f32(Dims::d1(10_000).unwrap(), &(0..10_000).map(|i| i as f32 * 0.001).collect::<Vec<_>>()).unwrap();
