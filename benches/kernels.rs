@@ -1,6 +1,7 @@
 //! criterion benches of single kernels on a 16 MiB float32 field (one dispatch per
 //! iteration, submit and wait included), per backend, in bytes of input per second:
-//! the range reduction, SZx classification and the Quantizer's encode pass. The
+//! the range reduction, SZx encoding, the Quantizer's encode pass and the one-pass
+//! SZp chain encoder (2-D 4096 x 1024, tiles and blocks of 128). The
 //! per-kernel times of whole runs on a real GPU come from `FZWGPU_PROFILE=1 fzwgpu
 //! bench` (GPU timestamps); these benches compare kernels and backends within one run.
 
@@ -8,7 +9,7 @@ mod common;
 use common::backends;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fzwgpu::backend::Backend;
-use fzwgpu::kernels::params::{QuantParams32, SzxParams32};
+use fzwgpu::kernels::params::{ChainParams32, LorenzoParams, QuantParams32, SzxParams32};
 use fzwgpu::kernels::range::device_range;
 use fzwgpu::kernels::Kernel;
 use fzwgpu::recording::{BufSlice, Recorder};
@@ -72,6 +73,52 @@ fn bench_kernels(c: &mut Criterion) {
                 let mask = BufSlice::new(r.alloc(groups * 32).unwrap(), 0, groups * 32);
                 let counts = BufSlice::new(r.alloc(groups * 4).unwrap(), 0, groups * 4);
                 r.dispatch(Kernel::QuantEncode, false, &qp, &[inw, inw, codes, mask, counts], groups).unwrap();
+                r.submit().unwrap();
+            })
+        });
+        // chain_encode over the field as 4096 x 1024, Lorenzo tiles and bitpack blocks
+        // of 128, walks of 32 rows (the outlier counts must start at zero)
+        let (nx, ny, t) = (4096u32, (N / 4096) as u32, 128u32);
+        let lp = LorenzoParams { nx, ny, nz: 1, tx: t, ty: t, tz: 1, ntx: nx / t, nty: ny.div_ceil(t), ntz: 1, ..Default::default() };
+        let groups256 = N.div_ceil(256);
+        let counts_at = (8 * groups256).next_multiple_of(64);
+        let cp = ChainParams32 {
+            n: N as u32,
+            block_size: bs,
+            nblocks: nb,
+            bzigzag: 1,
+            nx,
+            ny,
+            nz: 1,
+            tx: t,
+            ty: t,
+            tz: 1,
+            ntx: lp.ntx,
+            nty: lp.nty,
+            walk: 32,
+            shared_max: (!be.info().subgroups) as u32,
+            counts_at: counts_at as u32,
+            eb,
+            inv: 1.0 / (2.0 * eb),
+            step: 2.0 * eb,
+            one: 1.0,
+            limit: 16777216.0,
+            ..Default::default()
+        };
+        let cgroups = fzwgpu::kernels::chain::encode_groups(&lp, bs, 32).unwrap();
+        let tiles = (lp.ntx * lp.nty) as u64;
+        g.bench_function(BenchmarkId::new("chain_encode", &name), |b| {
+            b.iter(|| {
+                let mut r = Recorder::new(be.as_ref());
+                let widths = BufSlice::new(r.alloc(4 * nb as u64).unwrap(), 0, 4 * nb as u64);
+                let cost = BufSlice::new(r.alloc(4 * nb as u64).unwrap(), 0, 4 * nb as u64);
+                let slots = BufSlice::new(r.alloc(N * 4).unwrap(), 0, N * 4);
+                let means = BufSlice::new(r.alloc(4 * tiles).unwrap(), 0, 4 * tiles);
+                let qm = r.alloc(4 * (counts_at + groups256)).unwrap();
+                r.clear(BufSlice::new(qm, 4 * counts_at, 4 * groups256));
+                let qmask = BufSlice::new(qm, 0, 4 * (counts_at + groups256));
+                r.dispatch(Kernel::ChainEncode, false, &cp, &[inw, inw.vec4_view(), inw, widths, cost, slots, means, qmask], cgroups)
+                    .unwrap();
                 r.submit().unwrap();
             })
         });

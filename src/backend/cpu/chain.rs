@@ -366,7 +366,7 @@ pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     // float32: the kernel stores whole vec4s; past n (a 1-D tail, inside the last
     // tile, whose residuals there are 0) they repeat value n - 1
     let n = n as usize;
-    if F::WT == 1 && n % 4 != 0 && n > 0 {
+    if F::WT == 1 && !n.is_multiple_of(4) && n > 0 {
         let out: &mut [u32] = view_mut(out, "chain_decode.out")?;
         let end = n.next_multiple_of(4).min(out.len());
         let last = out[n - 1];
