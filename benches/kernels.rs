@@ -105,7 +105,7 @@ fn bench_kernels(c: &mut Criterion) {
             limit: 16777216.0,
             ..Default::default()
         };
-        let cgroups = fzwgpu::kernels::chain::encode_groups(&lp, bs, 32).unwrap();
+        let cgroups = fzwgpu::kernels::chain::encode_groups(&lp, 32).unwrap();
         let tiles = (lp.ntx * lp.nty) as u64;
         g.bench_function(BenchmarkId::new("chain_encode", &name), |b| {
             b.iter(|| {

@@ -123,6 +123,9 @@ fn chain_encode_equals_staged() {
     let d1 = wave(40_003, &|i| (i as f64 * 0.01).sin() * 100.0);
     let wide = wave(1024 * 20, &|i| (i as f64 * 0.002).sin() * 9.0);
     let narrow = wave(128 * 300, &|i| ((i % 128) as f64 * 0.1).sin() * 5.0 + (i / 128) as f64 * 0.02);
+    // rows of 288 (CESM's width): szp_composed's blocks of 128 straddle rows
+    let cesm2 = wave(288 * 140, &|i| ((i % 288) as f64 * 0.03).sin() * 20.0 + (i / 288) as f64 * 0.1);
+    let cesm3 = wave(288 * 19 * 5, &|i| ((i % 288) as f64 * 0.03).cos() * 20.0 + (i / 288) as f64 * 0.05);
     let fields: Vec<(Field, &str)> = vec![
         (Field::from_f32(Dims::d1(40_003).unwrap(), &d1.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
         (Field::from_f32(Dims::new(256, 131, 1).unwrap(), &d2.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
@@ -130,6 +133,8 @@ fn chain_encode_equals_staged() {
         (Field::from_f32(Dims::new(128, 5, 130).unwrap(), &d3.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
         (Field::from_f32(Dims::new(1024, 20, 1).unwrap(), &wide.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "wide"),
         (Field::from_f32(Dims::new(128, 300, 1).unwrap(), &narrow.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
+        (Field::from_f32(Dims::new(288, 140, 1).unwrap(), &cesm2.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap(), "both"),
+        (Field::from_f64(Dims::new(288, 19, 5).unwrap(), &cesm3).unwrap(), "both"),
     ];
     for (f, which) in &fields {
         let presets: Vec<&str> = if *which == "wide" { vec![WIDE_BLOCKS] } else { vec!["szp_composed", "szp_centered"] };

@@ -867,6 +867,10 @@ fn chain_encode_and_compact_match_twins() {
         (96, 77, 1, 32, 32, 1),
         (160, 9, 1, 64, 32, 2),
         (64, 3, 50, 32, 64, 4),
+        // rows that are not whole blocks: blocks straddle rows, walks of one plane
+        (288, 7, 1, 32, 128, 1),
+        (96, 5, 9, 32, 64, 1),
+        (160, 3, 1, 32, 2048, 1),
     ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f64> = (0..n)
@@ -882,7 +886,7 @@ fn chain_encode_and_compact_match_twins() {
         let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
         let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
         assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
-        let groups = encode_groups(&lp, bs, walk).unwrap();
+        let groups = encode_groups(&lp, walk).unwrap();
         let tiles = (ntx * nty * ntz) as usize;
         let nb = n.div_ceil(bs as usize);
         let lanes = bs / 32;

@@ -16,7 +16,8 @@
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
 // staged stages' values (tests/fusion.rs). Preconditions (the host checks
 // them, else it runs chain_width / chain_pack): block_size a power of two in
-// [32, 32 * WG]; tx a multiple of 32; in 2-D/3-D, nx a multiple of block_size; P.walk
+// [32, 32 * WG]; tx a multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless
+// P.walk = 1, of block_size; P.walk
 // divides ty (2-D) or tz (3-D); base = 0 (the whole field in one dispatch).
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
@@ -190,10 +191,12 @@ var<workgroup> s_max: array<atomic<u32>, 128>; // 2 * WG
 fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    // invocation -> (unit u of its row, walk k); a row has `units` units, padded to
-    // whole blocks so that a block's invocations are consecutive and aligned
+    // invocation -> (unit u of its row, walk k). Rows are whole units (nx a multiple of
+    // 32 in 2-D/3-D), so a block's invocations are consecutive and aligned: within a
+    // row when rows are whole blocks, else across rows with walks of one plane (then
+    // invocation order is the field's order: k is the row)
     let lanes = P.block_size / LANE;
-    let units = ((P.nx + LANE - 1u) / LANE + lanes - 1u) / lanes * lanes;
+    let units = (P.nx + LANE - 1u) / LANE;
     let g = wg_linear(wid, nwg) * WG + lid;
     let u = g % units;
     let k = g / units;

@@ -19,14 +19,21 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if l.tx % ENCODE_LANE != 0 {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
     }
-    if l.ny * l.nz > 1 && l.nx % bs != 0 {
-        return Some(format!("rows of {} values are not whole blocks of {bs}", l.nx));
+    if l.ny * l.nz > 1 && l.nx % ENCODE_LANE != 0 {
+        return Some(format!("rows of {} values are not whole units of {ENCODE_LANE}", l.nx));
     }
     None
 }
 
-/// Invocations per row of `chain_encode` / `chain_decode`: the row's 32-value units,
-/// padded to a multiple of `align` units (a block's, or a tile row's, invocations).
+/// Whether `chain_encode` must walk one plane at a time: in 2-D/3-D, rows that are not
+/// whole blocks put a block's invocations in two rows, which only meet in one step
+/// when every invocation takes one row (then invocation order is the field's order).
+pub fn encode_walk_one(block_size: u32, l: &LorenzoParams) -> bool {
+    l.ny * l.nz > 1 && l.nx % block_size != 0
+}
+
+/// Invocations per row of `chain_encode` (align 1) / `chain_decode` (align: a tile row's
+/// invocations): the row's 32-value units, padded to a multiple of `align`.
 pub fn row_units(nx: u32, align: u32) -> u64 {
     (nx.div_ceil(ENCODE_LANE) as u64).next_multiple_of(align.max(1) as u64)
 }
@@ -43,9 +50,9 @@ pub fn encode_walks(l: &LorenzoParams, walk: u32) -> u64 {
 }
 
 /// Workgroups of a `chain_encode` dispatch (one invocation per row unit and walk).
-pub fn encode_groups(l: &LorenzoParams, block_size: u32, walk: u32) -> Result<u64> {
+pub fn encode_groups(l: &LorenzoParams, walk: u32) -> Result<u64> {
     let wg = super::workgroup_size(super::Kernel::ChainEncode)? as u64;
-    Ok((row_units(l.nx, block_size / ENCODE_LANE) * encode_walks(l, walk)).div_ceil(wg))
+    Ok((row_units(l.nx, 1) * encode_walks(l, walk)).div_ceil(wg))
 }
 
 /// Invocations of a `chain_decode` dispatch (one per row unit and band of tile rows).

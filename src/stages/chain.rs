@@ -74,7 +74,7 @@ pub fn record_forward(
         let qmask = r.temp(4 * (counts_at + groups256))?;
         r.clear(BufSlice::new(qmask, 4 * counts_at, 4 * groups256));
         let p = chain_params(q, b, &res, &lp, (n, g.nb, 0, 0), (walk, shared_max as u32, counts_at as u32), f64v);
-        let groups = crate::kernels::chain::encode_groups(&lp, b.block_size, walk)?;
+        let groups = crate::kernels::chain::encode_groups(&lp, walk)?;
         let enc = [
             data,
             data.vec4_view(),
@@ -156,7 +156,7 @@ const WALK_MIN_INVOCATIONS: u64 = 1 << 17;
 /// (geometries chain_encode does not take, or `FZWGPU_CHAIN_ENCODE=off`). Both write
 /// the same bytes.
 pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result<Option<(u32, bool)>> {
-    use crate::kernels::chain::{encode_unfit, max_extent, row_units, ENCODE_LANE};
+    use crate::kernels::chain::{encode_unfit, max_extent, row_units};
     if std::env::var("FZWGPU_CHAIN_ENCODE").is_ok_and(|v| v == "off" || v == "0") {
         return Ok(None);
     }
@@ -176,13 +176,18 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
     } else {
         (1, 1)
     };
-    let unit_planes = row_units(lp.nx, b.block_size / ENCODE_LANE) * planes;
+    let unit_planes = row_units(lp.nx, 1) * planes;
     let want = match std::env::var("FZWGPU_CHAIN_WALK").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&w| w > 0) {
         Some(w) => w,
         None => (unit_planes / WALK_MIN_INVOCATIONS).clamp(1, WALK_MAX as u64) as u32,
     };
-    // the largest divisor of the tile extent up to `want` (walks never straddle tiles)
-    let walk = (1..=want.min(t).max(1)).rev().find(|d| t % d == 0).unwrap_or(1);
+    // the largest divisor of the tile extent up to `want` (walks never straddle tiles);
+    // one plane where blocks straddle rows
+    let walk = if crate::kernels::chain::encode_walk_one(b.block_size, lp) {
+        1
+    } else {
+        (1..=want.min(t).max(1)).rev().find(|d| t % d == 0).unwrap_or(1)
+    };
     let info = r.backend.info();
     let lanes = b.block_size / crate::kernels::chain::ENCODE_LANE;
     // shuffles need the block's invocations in one subgroup (subgroups are >= 8 wide)

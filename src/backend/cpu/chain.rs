@@ -241,7 +241,11 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
         p.walk > 0 && (l.nz > 1 && l.tz % p.walk == 0 || l.nz == 1 && (l.ny == 1 || l.ty % p.walk == 0)),
         "chain_encode: walk divides the walked tile extent",
     )?;
-    need(groups as u64 >= encode_groups(l, p.block_size, p.walk)?, "chain_encode: the dispatch covers the field")?;
+    need(
+        p.walk == 1 || !crate::kernels::chain::encode_walk_one(p.block_size, l),
+        "chain_encode: rows that are not whole blocks walk one plane at a time",
+    )?;
+    need(groups as u64 >= encode_groups(l, p.walk)?, "chain_encode: the dispatch covers the field")?;
     let data_u: &[u32] = view(b.ro[0], "chain_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "chain_encode.data_f")?;
     let codes = all_codes(&p, data_u, data_f)?;
