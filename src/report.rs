@@ -25,6 +25,8 @@ pub struct Record {
     pub bound_ok: Option<bool>,
     /// From `bench` (throughput records) rather than `eval`.
     pub bench: bool,
+    /// When the record was written (`unix_time`, seconds), if it says.
+    pub time: Option<f64>,
 }
 
 fn num(v: &Value, k: &str) -> Option<f64> {
@@ -87,6 +89,7 @@ pub fn parse(text: &str) -> (Vec<Record>, usize) {
             decompress_e2e: num(&v, "decompress_e2e_gbps"),
             bound_ok: v.get("bound_ok").and_then(Value::as_bool),
             bench: v.get("reps").is_some(),
+            time: num(&v, "unix_time"),
         });
     }
     (out, skipped)
@@ -119,12 +122,17 @@ pub fn render(records: &[Record]) -> Report {
     let mut md = String::new();
     let mut svgs = Vec::new();
     let _ = writeln!(md, "# fzwgpu report\n\n{} records.\n", records.len());
-    // throughput: bench records, one row per (adapter, field, preset); the last record wins
+    // throughput: bench records, one row per (adapter, field, preset): the newest record
+    // where both say when they were written, else the later one in the input
     let bench: Vec<&Record> = records.iter().filter(|r| r.bench).collect();
     if !bench.is_empty() {
         let mut rows: BTreeMap<(String, String, String), &Record> = BTreeMap::new();
         for r in &bench {
-            rows.insert((r.adapter.clone(), r.field.clone(), r.preset.clone()), r);
+            let key = (r.adapter.clone(), r.field.clone(), r.preset.clone());
+            let older = matches!((rows.get(&key).and_then(|e| e.time), r.time), (Some(a), Some(b)) if b < a);
+            if !older {
+                rows.insert(key, r);
+            }
         }
         let _ = writeln!(md, "## Throughput (GB/s of input)\n");
         let _ = writeln!(
@@ -327,6 +335,16 @@ not json
         assert_eq!(rs[1].psnr_db, Some(f64::INFINITY));
         let r = render(&rs);
         assert!(r.markdown.contains("| H200 | cesm (float32) | szx | 8.00 | 274.0 | 1.50 | 1483.0 | 0.60 | ok |"), "{}", r.markdown);
+        // the newest of two timed records wins whatever their order; untimed: the last
+        let timed = r#"
+{"preset":"szx","source":"x/a.f32","dtype":"float32","ratio":8.0,"compress_kernel_gbps":300.0,"reps":3,"adapter":"H200","unix_time":2000}
+{"preset":"szx","source":"x/a.f32","dtype":"float32","ratio":8.0,"compress_kernel_gbps":100.0,"reps":3,"adapter":"H200","unix_time":1000}
+{"preset":"szp","source":"x/a.f32","dtype":"float32","ratio":4.0,"compress_kernel_gbps":50.0,"reps":3,"adapter":"H200"}
+{"preset":"szp","source":"x/a.f32","dtype":"float32","ratio":4.0,"compress_kernel_gbps":60.0,"reps":3,"adapter":"H200"}
+"#;
+        let md = render(&parse(timed).0).markdown;
+        assert!(md.contains("| szx | 8.00 | 300.0 |") && !md.contains("100.0"), "{md}");
+        assert!(md.contains("| szp | 4.00 | 60.0 |"), "{md}");
         assert!(r.markdown.contains("4.00 : 50.0"));
         assert_eq!(r.svgs.len(), 3, "{:?}", r.svgs.iter().map(|s| &s.0).collect::<Vec<_>>());
         for (_, svg) in &r.svgs {

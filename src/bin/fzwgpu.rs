@@ -345,6 +345,8 @@ fn eval_json(name: &str, source: &str, field: &Field, r: &EvalResult) -> serde_j
         "backend": r.backend,
         "adapter": r.adapter,
         "notes": r.notes,
+        "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        "version": env!("CARGO_PKG_VERSION"),
     })
 }
 
@@ -927,6 +929,8 @@ fn bench(
                     "compress_e2e_pct_of_upload": c_pct,
                     "decompress_e2e_pct_of_download": d_pct,
                     "reps": reps,
+                    "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+                    "version": env!("CARGO_PKG_VERSION"),
                     "replays": replays,
                     "fusion": format!("{fusion:?}").to_lowercase(),
                     "warmup": warmup,
