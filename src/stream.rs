@@ -257,7 +257,7 @@ fn decode_header(b: &[u8]) -> Result<StreamHeader> {
     let chunk_values = u64_at(b, 32);
     let abs_bound = f64::from_le_bytes(b[40..48].try_into().unwrap_or([0; 8]));
     let (unit, _) = slab(dims);
-    if chunk_values == 0 || chunk_values % unit != 0 || !(abs_bound >= 0.0) {
+    if chunk_values == 0 || !chunk_values.is_multiple_of(unit) || !(abs_bound >= 0.0) {
         return Err(Error::corrupt("FZMS chunk size or bound"));
     }
     Ok(StreamHeader { dtype, dims, chunk_values, abs_bound })

@@ -22,7 +22,7 @@ fn case(k: usize) -> (&'static str, Field) {
     };
     let len = dims.len() as usize;
     let v: Vec<f64> = (0..len).map(|i| (i as f64 * 0.01 * (1 + k % 4) as f64).sin() * 100.0 + rng.unit()).collect();
-    let f = if k % 2 == 0 {
+    let f = if k.is_multiple_of(2) {
         Field::from_f32(dims, &v.iter().map(|&x| x as f32).collect::<Vec<_>>()).unwrap()
     } else {
         Field::from_f64(dims, &v).unwrap()

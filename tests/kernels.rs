@@ -964,7 +964,7 @@ fn chain_encode_and_compact_match_twins() {
                     let want = flags[g * 256..((g + 1) * 256).min(n)].iter().sum::<u32>();
                     assert_eq!(qm[counts_at + g], want.wrapping_add(7), "{what}: outlier count of group {g}");
                 }
-                assert!(flags.iter().any(|&f| f == 1), "{what}: the data has outliers");
+                assert!(flags.contains(&1), "{what}: the data has outliers");
                 let mut offs = vec![0u32; nb];
                 let mut acc = 0;
                 for b in 0..nb {

@@ -156,7 +156,8 @@ fn adversarial_fields_f32_f64_abs_noa() {
 fn subnormal_bound_is_exact_mode() {
     let words = [0x0b0b10fau32, 0x260b, 0x0b0b0b00, 0x0b0b0b0b, 0x0b0b0b0b];
     let v: Vec<f32> = words.iter().map(|&w| f32::from_bits(w)).collect();
-    for dims in [Dims::new(5, 1, 1).unwrap()] {
+    {
+        let dims = Dims::new(5, 1, 1).unwrap();
         let f = Field::from_f32(dims, &v).unwrap();
         let range = range_f64(&v.iter().map(|&x| x as f64).collect::<Vec<_>>());
         let (_, rec, _) = both(&sperr(ErrorMode::Noa, 1e-7), &f);

@@ -162,7 +162,7 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
     let check_slice = |s: &BufSlice, what: &str| -> Result<()> {
         let size = b.buffer_size(s.buf)?;
         let end = s.offset.checked_add(s.size).ok_or_else(|| Error::Device(format!("{what}: window overflow")))?;
-        if end > size || s.offset % 4 != 0 || s.size % 4 != 0 {
+        if end > size || !s.offset.is_multiple_of(4) || !s.size.is_multiple_of(4) {
             return Err(Error::Device(format!("{what}: window {}+{} outside buffer of {size} bytes or unaligned", s.offset, s.size)));
         }
         Ok(())

@@ -382,7 +382,7 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         let data_size = u64_at(b, 72);
         let byte_offset = u64_at(b, 96);
         let end = byte_offset.checked_add(data_size).ok_or_else(|| Error::corrupt(format!("buffer {i}: offset overflow")))?;
-        if end > payload.len() as u64 || byte_offset % PAYLOAD_ALIGN != 0 {
+        if end > payload.len() as u64 || !byte_offset.is_multiple_of(PAYLOAD_ALIGN) {
             return Err(Error::corrupt(format!("buffer {i}: bytes {byte_offset}..{end} outside the {}-byte payload", payload.len())));
         }
         let cs = u32_at(b, 232) as usize;

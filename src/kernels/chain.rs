@@ -16,10 +16,10 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if !bs.is_power_of_two() || bs < ENCODE_LANE || bs > max {
         return Some(format!("block size {bs} is not a power of two in [{ENCODE_LANE}, {max}]"));
     }
-    if l.tx % ENCODE_LANE != 0 {
+    if !l.tx.is_multiple_of(ENCODE_LANE) {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
     }
-    if l.ny * l.nz > 1 && l.nx % ENCODE_LANE != 0 {
+    if l.ny * l.nz > 1 && !l.nx.is_multiple_of(ENCODE_LANE) {
         return Some(format!("rows of {} values are not whole units of {ENCODE_LANE}", l.nx));
     }
     None
@@ -29,7 +29,7 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
 /// whole blocks put a block's invocations in two rows, which only meet in one step
 /// when every invocation takes one row (then invocation order is the field's order).
 pub fn encode_walk_one(block_size: u32, l: &LorenzoParams) -> bool {
-    l.ny * l.nz > 1 && l.nx % block_size != 0
+    l.ny * l.nz > 1 && !l.nx.is_multiple_of(block_size)
 }
 
 /// Invocations per row of `chain_encode` (align 1) / `chain_decode` (align: a tile row's
@@ -69,7 +69,7 @@ pub fn decode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if let Some(why) = encode_unfit(block_size, l, max) {
         return Some(why);
     }
-    if max % l.tx != 0 {
+    if !max.is_multiple_of(l.tx) {
         return Some(format!("Lorenzo tile x extent {} does not divide {max}", l.tx));
     }
     None

@@ -369,7 +369,7 @@ impl Pipeline {
         if order.len() != n {
             return Err(Error::Pipeline("the stage graph has a cycle".into()));
         }
-        let externals: Vec<usize> = (0..n).filter(|&i| self.nodes[i].inputs.iter().any(|s| *s == Some(Source::External))).collect();
+        let externals: Vec<usize> = (0..n).filter(|&i| self.nodes[i].inputs.contains(&Some(Source::External))).collect();
         if externals.is_empty() {
             return Err(Error::Pipeline("no stage takes the raw field".into()));
         }

@@ -92,10 +92,10 @@ impl Resolved {
         let eb_t_bits = u64_at(56);
         let ok = if dtype == DataType::F64 {
             let t = f64::from_bits(eb_t_bits);
-            t.is_finite() && t >= 0.0 && (exact || (t >= f64::TINY && t <= f64::BIG))
+            t.is_finite() && t >= 0.0 && (exact || (f64::TINY..=f64::BIG).contains(&t))
         } else {
             let t = f32::from_bits(eb_t_bits as u32);
-            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (t >= f32::TINY && t <= f32::BIG))
+            eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (f32::TINY..=f32::BIG).contains(&t))
         };
         if !ok || !(requested.is_finite() && requested > 0.0) {
             return Err(Error::corrupt(format!("{what} bound fields")));

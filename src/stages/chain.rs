@@ -254,7 +254,7 @@ fn chain_params(
 pub const FUSED_TILE_MAX: u64 = 1 << 21;
 
 fn tile_too_large(l: &LorenzoStage, dims: crate::types::Dims) -> Option<String> {
-    let tile = (l.block_size as u64).pow(dims.rank() as u32);
+    let tile = (l.block_size as u64).pow(dims.rank());
     (dims.rank() > 1 && tile > FUSED_TILE_MAX)
         .then(|| format!("Lorenzo tiles of {tile} values exceed the fused inverse's {FUSED_TILE_MAX}"))
 }

@@ -214,7 +214,7 @@ impl WgpuBackend {
             subgroups: sg_ok,
             subgroup_max: if sg_ok { ainfo.subgroup_max_size } else { 0 },
             timestamps: ts.is_some(),
-            max_binding_bytes: (dl.max_storage_buffer_binding_size as u64) & !255,
+            max_binding_bytes: dl.max_storage_buffer_binding_size & !255,
             max_buffer_bytes: dl.max_buffer_size,
             max_workgroups_per_dim: dl.max_compute_workgroups_per_dimension,
             storage_align: dl.min_storage_buffer_offset_alignment as u64,
@@ -680,13 +680,13 @@ impl WgpuBackend {
             for (k, (s, at)) in slices.iter().zip(&placed).enumerate() {
                 sink(k, &v[*at as usize..(*at + s.size) as usize]);
             }
-            let t = if self.ts.is_some() {
+
+            if self.ts.is_some() {
                 let t: [u64; 2] = bytemuck::pod_read_unaligned(&v[total as usize..total as usize + 16]);
                 Some(t)
             } else {
                 None
-            };
-            t
+            }
         };
         staging.unmap();
         let secs = match (out, &self.ts) {
@@ -790,7 +790,7 @@ impl Backend for WgpuBackend {
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
         let b = self.get_buf(id)?;
         let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
-        if end > b.size() || offset % 4 != 0 {
+        if end > b.size() || !offset.is_multiple_of(4) {
             return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
         }
         if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
@@ -798,7 +798,7 @@ impl Backend for WgpuBackend {
         }
         // small writes (and a ragged write that ends at the buffer's end) through the
         // queue's own staging
-        if data.len() % 4 == 0 {
+        if data.len().is_multiple_of(4) {
             self.queue.write_buffer(&b, offset, data);
         } else {
             let mut padded = data.to_vec();
