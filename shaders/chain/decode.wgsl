@@ -3,15 +3,15 @@
 // values of a row: their residuals are exactly `w` payload words of their block (the
 // layout chain_encode writes), read as one bit stream. In 2-D every invocation walks
 // the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
-// along y) in registers; per row the
-// prefix along x is the invocation's own 32-value prefix plus the exclusive scan of
-// the totals of the invocations before it in the tile (tx / 32 of them: subgroup
-// shuffles, or workgroup memory). Then the tile head is added and the codes are
+// along y) in registers; per row the prefix along x is the invocation's own 32-value
+// prefix plus the exclusive scan of the totals of the invocations before it in the
+// tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head is added and the codes are
 // dequantized straight into `out` (float32: 16-byte stores; the out window is padded
 // to 16 bytes, and the values past n that land in the padding are not part of the
 // output). Outliers are patched afterwards by quant_patch. Preconditions (checked by
 // the host): block_size a power of two in [32, 32 * WG]; tx a multiple of 32 dividing
-// 32 * WG; nz = 1; in 2-D, nx a multiple of block_size.
+// 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle rows: each
+// invocation reads its own 32 codes).
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"

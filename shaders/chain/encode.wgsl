@@ -3,22 +3,22 @@
 // invocation holds LANE = 32 consecutive values of a row and walks P.walk rows (2-D) or
 // planes (3-D, at a fixed row) of one Lorenzo tile (the host picks P.walk so that the
 // field still gives enough invocations), keeping the previous row's (plane's)
-// differences in registers,
-// so every value is quantized once (plus the left neighbour of each invocation's first
-// value, and in 3-D the row above). Per row step, the Lorenzo residuals of the 32
-// values give their AdaptiveBitpack block's width (a block is block_size / 32
-// invocations: subgroup shuffles, or workgroup memory), and the invocation packs its
-// 32 codes into exactly `w` words of the block's slot (block b at word b * block_size;
-// 32 codes of w bits are w whole words, so no invocation shares a word). Writes
-// widths[b], cost[b] (payload words), the slot words, with centering the tile heads,
-// and the Quantizer's outlier mask (bit j of word i / 32 for value i) and outlier
-// counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
+// differences in registers, so every value is quantized once (plus the left neighbour
+// of each invocation's first value, and in 3-D the row above). Per row step, the
+// Lorenzo residuals of the 32 values give their AdaptiveBitpack block's width (a block
+// is block_size / 32 invocations: subgroup shuffles, or workgroup memory), and the
+// invocation packs its 32 codes into exactly `w` words of the block's slot (block b at
+// word b * block_size; 32 codes of w bits are w whole words, so no invocation shares a
+// word). Writes widths[b], cost[b] (payload words), the slot words, with centering the
+// tile heads, and the Quantizer's outlier mask (bit j of word i / 32 for value i) and
+// outlier counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
-// staged stages' values (tests/fusion.rs). Preconditions (the host checks
-// them, else it runs chain_width / chain_pack): block_size a power of two in
-// [32, 32 * WG]; tx a multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless
-// P.walk = 1, of block_size; P.walk
-// divides ty (2-D) or tz (3-D); base = 0 (the whole field in one dispatch).
+// staged stages' values (tests/fusion.rs). Preconditions (the host checks them, else
+// it runs chain_width / chain_pack): block_size a power of two in [32, 32 * WG]; tx a
+// multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless P.walk = 1, of
+// block_size (with P.walk = 1 a block may straddle rows: invocations then go in the
+// field's order); P.walk divides ty (2-D) or tz (3-D); base = 0 (the whole field in
+// one dispatch).
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 #include "common/float_types.wgsl"
