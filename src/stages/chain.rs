@@ -465,7 +465,7 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
         let b = stages[bi].as_any().downcast_ref::<BitpackStage>();
         let lp = l.dims.and_then(|d| l.params(d).ok());
         let inverse = match (l.dims, lp, b) {
-            (Some(d), Some(lp), Some(b)) => match tile_too_large(l, d) {
+            (Some(d), Some(lp), Some(b)) => match tile_too_large(l, d).or_else(|| inverse_prefers_staged(l, b)) {
                 None => format!("fused ({}) when the field fits one binding", inverse_kernels(b, &lp)),
                 Some(why) => format!("staged ({why})"),
             },
@@ -473,11 +473,16 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
         };
         let max = crate::kernels::chain::max_extent().unwrap_or(0);
         let forward = match (lp, b) {
-            (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none() => "chain_encode",
-            _ => "chain_width/chain_pack",
+            (Some(_), Some(b)) if forward_prefers_staged(l, b).is_some() => {
+                format!("stages it ({})", forward_prefers_staged(l, b).unwrap_or_default())
+            }
+            (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none() => {
+                "fuses it (chain_encode) when the field fits one binding".to_string()
+            }
+            _ => "fuses it (chain_width/chain_pack) when the field fits one binding".to_string(),
         };
         out.push(format!(
-            "{names}: compress fuses it ({forward}) when the field fits one binding; decompress runs {inverse}; fused and staged write the same bytes"
+            "{names}: under fusion = auto, compress {forward}; decompress runs {inverse}; fused and staged write the same bytes"
         ));
     }
     out
