@@ -126,10 +126,6 @@ fn dq(c: u32) -> FT {
     if (P.qzigzag == 1u) {
         q = bitcast<i32>(c >> 1u) ^ (-bitcast<i32>(c & 1u));
     }
-    if (P.step >= PLAIN_STEP) {
-        // q * step is 0 or at least step: never subnormal, the flush would change nothing
-        return (FT(q) * P.step) * P.one;
-    }
     return mulr(FT(q), P.step);
 }
 

@@ -7,13 +7,6 @@
 fn ftz(v: FT) -> FT {
     return select(v, FT(0.0), abs(v) < MIN_NORMAL);
 }
-// Steps from which the quantizer's value path never meets a subnormal (see
-// quantize.wgsl: the flushes are then skipped, with the same bits).
-#ifdef F64
-const PLAIN_STEP: f64 = 1.8928834978668395e-270lf; // 2^-896
-#else
-const PLAIN_STEP: f32 = 1.262177448353619e-29f; // 2^-96
-#endif
 fn subr(a: FT, b: FT) -> FT {
     return ftz(a - b);
 }
