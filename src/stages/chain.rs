@@ -66,7 +66,8 @@ pub fn record_forward(
         // slots, tile heads, the Quantizer's outlier mask and counts), the Quantizer's
         // scan and scatter of its outliers, then per chunk the scan of the block costs
         // and the move of the block bodies to their offsets (chain_compact)
-        let (widths, cost) = (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?);
+        // whole-field widths and costs: the chunk-sized ones when one chunk holds them all
+        let (widths, cost) = if g.cb >= g.nb { (widths, cost) } else { (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?) };
         let bs = b.block_size as u64;
         let slots = r.temp(4 * g.nb * bs)?;
         let groups256 = n.div_ceil(256);

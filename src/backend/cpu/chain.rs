@@ -138,12 +138,14 @@ fn packed_value(r: u32, zz: bool) -> u32 {
 
 /// The staged Quantizer's codes for the whole field.
 fn all_codes<F: SzxFloat>(p: &ChainP<F>, data_u: &[u32], data_f: &[F]) -> Result<Vec<u32>> {
+    Ok(all_quantized(p, data_u, data_f)?.into_iter().map(|q| encode_code(q.unwrap_or(0), p.q.zigzag == 1)).collect())
+}
+
+/// The staged Quantizer's result for every value of the field (None: an outlier).
+fn all_quantized<F: SzxFloat>(p: &ChainP<F>, data_u: &[u32], data_f: &[F]) -> Result<Vec<Option<i32>>> {
     let total = (p.l.nx as usize) * (p.l.ny as usize) * (p.l.nz as usize);
     need(data_f.len() >= total, "chain input window")?;
-    Ok((0..total)
-        .into_par_iter()
-        .map(|j| encode_code(quantize_one(data_f[j], F::key_class(data_u, j).1, &p.q).unwrap_or(0), p.q.zigzag == 1))
-        .collect())
+    Ok((0..total).into_par_iter().map(|j| quantize_one(data_f[j], F::key_class(data_u, j).1, &p.q)).collect())
 }
 
 fn block_len<F>(p: &ChainP<F>, b: u32) -> u32 {
@@ -248,7 +250,8 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     need(groups as u64 >= encode_groups(l, p.walk)?, "chain_encode: the dispatch covers the field")?;
     let data_u: &[u32] = view(b.ro[0], "chain_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "chain_encode.data_f")?;
-    let codes = all_codes(&p, data_u, data_f)?;
+    let quantized = all_quantized(&p, data_u, data_f)?;
+    let codes: Vec<u32> = quantized.iter().map(|q| encode_code(q.unwrap_or(0), p.q.zigzag == 1)).collect();
     let bs = p.block_size;
     let res: Vec<(u32, u32, Vec<u32>)> = (0..p.nblocks)
         .into_par_iter()
@@ -271,11 +274,7 @@ pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     need(words <= qmask.len() && ca + n.div_ceil(256) <= qmask.len(), "chain_encode qmask")?;
     let bad: Vec<u32> = (0..words)
         .into_par_iter()
-        .map(|m| {
-            (0..32usize)
-                .filter(|j| m * 32 + j < n && quantize_one(data_f[m * 32 + j], F::key_class(data_u, m * 32 + j).1, &p.q).is_none())
-                .fold(0u32, |a, j| a | 1 << j)
-        })
+        .map(|m| (0..32usize).filter(|j| m * 32 + j < n && quantized[m * 32 + j].is_none()).fold(0u32, |a, j| a | 1 << j))
         .collect();
     for (m, &w) in bad.iter().enumerate() {
         qmask[m] = w;
