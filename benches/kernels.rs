@@ -96,7 +96,7 @@ fn bench_kernels(c: &mut Criterion) {
             ntx: lp.ntx,
             nty: lp.nty,
             walk: 32,
-            shared_max: (!be.info().subgroups) as u32,
+            shared_max: fzwgpu::kernels::chain::needs_workgroup_memory(bs / 32, be.info().subgroups) as u32,
             counts_at: counts_at as u32,
             eb,
             inv: 1.0 / (2.0 * eb),

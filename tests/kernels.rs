@@ -845,7 +845,7 @@ fn chain_kernels_match_twins() {
 
 #[test]
 fn chain_encode_and_compact_match_twins() {
-    use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent};
+    use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent, needs_workgroup_memory};
     use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let dstrip = max_extent().unwrap();
     let mut decoded = 0;
@@ -893,7 +893,7 @@ fn chain_encode_and_compact_match_twins() {
         let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
         for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
             for shared_max in [0u32, 1] {
-                if shared_max == 0 && lanes > 8 {
+                if shared_max == 0 && needs_workgroup_memory(lanes, true) {
                     continue;
                 }
                 macro_rules! params {
@@ -993,7 +993,7 @@ fn chain_encode_and_compact_match_twins() {
                     let (meta, payload) = (out[0].clone(), out[1].clone());
                     let means_in = if centering == 1 { means.clone() } else { vec![0u8; 16] };
                     for shared_scan in [0u32, 1] {
-                        if shared_scan == 0 && tx / 32 > 8 {
+                        if shared_scan == 0 && needs_workgroup_memory(tx / 32, true) {
                             continue;
                         }
                         macro_rules! uparams {

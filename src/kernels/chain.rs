@@ -86,3 +86,14 @@ pub fn max_extent() -> Result<u32> {
     let wg = super::workgroup_size(super::Kernel::ChainEncode)?.min(super::workgroup_size(super::Kernel::ChainDecode)?);
     Ok(wg * ENCODE_LANE)
 }
+
+/// Smallest subgroup the wgpu backend enables subgroup kernels on (`sg_ok` in
+/// src/backend/wgpu/mod.rs).
+pub const MIN_SUBGROUP: u32 = 8;
+
+/// Whether a reduction or scan over `lanes` consecutive invocations (a block in
+/// `chain_encode`, a tile row in `chain_decode`) must go through workgroup memory: no
+/// subgroups, or more lanes than the smallest subgroup holds.
+pub fn needs_workgroup_memory(lanes: u32, subgroups: bool) -> bool {
+    !subgroups || lanes > MIN_SUBGROUP
+}

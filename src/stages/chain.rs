@@ -190,9 +190,7 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
         (1..=want.min(t).max(1)).rev().find(|d| t % d == 0).unwrap_or(1)
     };
     let info = r.backend.info();
-    let lanes = b.block_size / crate::kernels::chain::ENCODE_LANE;
-    // shuffles need the block's invocations in one subgroup (subgroups are >= 8 wide)
-    let shared_max = !info.subgroups || lanes > 8;
+    let shared_max = crate::kernels::chain::needs_workgroup_memory(b.block_size / crate::kernels::chain::ENCODE_LANE, info.subgroups);
     Ok(Some((walk, shared_max)))
 }
 
@@ -394,9 +392,7 @@ pub fn record_inverse(
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
     let info = r.backend.info();
     let one_pass = inverse_kernels(b, &lp) == "chain_decode";
-    // chain_decode: the tile-row scans by subgroup shuffles need a tile row's
-    // invocations in one subgroup (subgroups are >= 8 wide)
-    let shared_scan = (!info.subgroups || lp.tx / crate::kernels::chain::ENCODE_LANE > 8) as u32;
+    let shared_scan = crate::kernels::chain::needs_workgroup_memory(lp.tx / crate::kernels::chain::ENCODE_LANE, info.subgroups) as u32;
     macro_rules! unpack_params {
         ($t:ident, $f:ty) => {{
             let (eb, inv, step) = res.steps::<$f>();

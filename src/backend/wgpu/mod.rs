@@ -201,7 +201,7 @@ impl WgpuBackend {
         // 4 values per lane then fills whole words); smaller subgroups use the
         // workgroup variants
         let sg_ok = features.contains(wgpu::Features::SUBGROUP)
-            && ainfo.subgroup_min_size >= 8
+            && ainfo.subgroup_min_size >= crate::kernels::chain::MIN_SUBGROUP
             && ainfo.subgroup_max_size <= 128
             && ainfo.subgroup_max_size.is_power_of_two()
             && ainfo.subgroup_min_size.is_power_of_two();
