@@ -6,6 +6,8 @@
 //! ARCHITECTURE.md.
 
 pub mod cpu;
+#[cfg(feature = "cuda")]
+pub mod cuda;
 pub mod wgpu;
 
 use crate::error::{Error, Result};
@@ -18,6 +20,8 @@ use std::sync::Arc;
 pub enum BackendKind {
     Wgpu,
     Cpu,
+    /// NVIDIA GPUs through the CUDA driver API (cargo feature `cuda`).
+    Cuda,
 }
 
 impl BackendKind {
@@ -25,6 +29,7 @@ impl BackendKind {
         match self {
             BackendKind::Wgpu => "wgpu",
             BackendKind::Cpu => "cpu",
+            BackendKind::Cuda => "cuda",
         }
     }
 }
@@ -125,6 +130,11 @@ pub enum BackendChoice {
         adapter: Option<String>,
     },
     Cpu,
+    /// CUDA (builds with the `cuda` feature); `device` is the ordinal (else
+    /// `FZWGPU_CUDA_DEVICE`, else 0).
+    Cuda {
+        device: Option<usize>,
+    },
 }
 
 impl std::str::FromStr for BackendChoice {
@@ -134,7 +144,8 @@ impl std::str::FromStr for BackendChoice {
             "auto" => Ok(BackendChoice::Auto),
             "wgpu" | "gpu" => Ok(BackendChoice::Wgpu { adapter: None }),
             "cpu" => Ok(BackendChoice::Cpu),
-            other => Err(Error::config(format!("unknown backend '{other}' (auto, wgpu or cpu)"))),
+            "cuda" => Ok(BackendChoice::Cuda { device: None }),
+            other => Err(Error::config(format!("unknown backend '{other}' (auto, wgpu, cpu or cuda)"))),
         }
     }
 }
@@ -146,6 +157,12 @@ pub fn open(choice: &BackendChoice) -> Result<Arc<dyn Backend>> {
         BackendChoice::Wgpu { adapter } => {
             Ok(Arc::new(wgpu::WgpuBackend::new(&wgpu::WgpuOptions { adapter: adapter.clone(), ..Default::default() })?))
         }
+        #[cfg(feature = "cuda")]
+        BackendChoice::Cuda { device } => {
+            Ok(Arc::new(cuda::CudaBackend::new(&cuda::CudaBackendOptions { device: *device, ..Default::default() })?))
+        }
+        #[cfg(not(feature = "cuda"))]
+        BackendChoice::Cuda { .. } => Err(Error::Unsupported("this build has no CUDA backend (build with `--features cuda`)".into())),
         BackendChoice::Auto => match wgpu::WgpuBackend::new(&wgpu::WgpuOptions::default()) {
             Ok(b) => Ok(Arc::new(b)),
             Err(Error::NoAdapter(_)) => Ok(Arc::new(cpu::CpuBackend::new())),

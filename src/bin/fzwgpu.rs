@@ -191,7 +191,8 @@ struct PipeArgs {
 
 #[derive(Args)]
 struct DevArgs {
-    /// auto (wgpu if an adapter exists, else cpu), wgpu, or cpu.
+    /// auto (wgpu if an adapter exists, else cpu), wgpu, cpu, or cuda (a build with
+    /// `--features cuda`).
     #[arg(long, default_value = "auto")]
     backend: String,
     /// Adapter name substring (wgpu); default WGPU_ADAPTER_NAME or the fastest.

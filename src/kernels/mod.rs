@@ -5,6 +5,7 @@
 //! naga, so Rust never restates them.
 
 pub mod chain;
+pub mod cuda;
 pub mod params;
 pub mod range;
 pub mod scan;
@@ -358,16 +359,23 @@ pub fn reflect(kernel: Kernel, variant: Variant) -> Result<&'static Reflection> 
     if let Some(r) = cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.get(&(kernel, variant)) {
         return Ok(r);
     }
+    let (module, _) = parse_validated(kernel, variant)?;
+    let r = Box::leak(Box::new(reflect_module(kernel, &module)?));
+    cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.insert((kernel, variant), r);
+    Ok(r)
+}
+
+/// The naga module of a kernel variant, validated, with its analysis.
+pub fn parse_validated(kernel: Kernel, variant: Variant) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
+    let variant = Variant { f64: variant.f64 && kernel.has_f64(), subgroup: variant.subgroup && kernel.has_subgroup() };
     let src = source(kernel, variant)?;
     let caps = naga_caps(Variant { f64: variant.f64 || kernel.always_f64(), ..variant });
     let module = naga::front::wgsl::parse_str(&src)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL parse error: {}", kernel.name(), e.emit_to_string(&src))))?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL validation error: {}", kernel.name(), e.emit_to_string(&src))))?;
-    let r = Box::leak(Box::new(reflect_module(kernel, &module)?));
-    cache.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?.insert((kernel, variant), r);
-    Ok(r)
+    Ok((module, info))
 }
 
 fn reflect_module(kernel: Kernel, module: &naga::Module) -> Result<Reflection> {

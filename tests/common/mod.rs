@@ -8,25 +8,47 @@ use fzwgpu::backend::Backend;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-/// The wgpu backend. Fails (panics) when no adapter is found; when WGPU_BACKEND is
-/// set to vulkan, asserts that the adapter really is a Vulkan one.
+/// The device backend under test: wgpu by default; `FZWGPU_TEST_BACKEND=cuda` runs the
+/// same suite on the CUDA backend (a build with `--features cuda`). Fails (panics) when
+/// no adapter is found; when WGPU_BACKEND is set to vulkan, asserts that the wgpu
+/// adapter really is a Vulkan one.
 pub fn gpu() -> Arc<dyn Backend> {
-    static GPU: OnceLock<Arc<WgpuBackend>> = OnceLock::new();
+    static GPU: OnceLock<Arc<dyn Backend>> = OnceLock::new();
     let b = GPU.get_or_init(|| {
-        let b = WgpuBackend::new(&WgpuOptions::default()).unwrap_or_else(|e| {
-            panic!("GPU tests need a wgpu adapter (CI uses lavapipe: apt-get install mesa-vulkan-drivers libvulkan1): {e}")
-        });
-        let i = fzwgpu::Backend::info(&b);
+        let want = std::env::var("FZWGPU_TEST_BACKEND").unwrap_or_else(|_| "wgpu".into());
+        let b: Arc<dyn Backend> = match want.as_str() {
+            "wgpu" => Arc::new(WgpuBackend::new(&WgpuOptions::default()).unwrap_or_else(|e| {
+                panic!("GPU tests need a wgpu adapter (CI uses lavapipe: apt-get install mesa-vulkan-drivers libvulkan1): {e}")
+            })),
+            "cuda" => cuda_backend(),
+            other => panic!("FZWGPU_TEST_BACKEND={other}: expected wgpu or cuda"),
+        };
+        let i = b.info();
         eprintln!(
             "GPU test adapter: {} | {} | {} | f64={} subgroups={} timestamps={}",
             i.adapter, i.api, i.driver, i.shader_f64, i.subgroups, i.timestamps
         );
-        if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("vulkan")).unwrap_or(false) {
+        if want == "cuda" {
+            assert_eq!(i.api, "CUDA");
+        } else if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("vulkan")).unwrap_or(false) {
             assert_eq!(i.api, "Vulkan", "WGPU_BACKEND=vulkan but the adapter is {}", i.api);
         }
-        Arc::new(b)
+        b
     });
     b.clone()
+}
+
+#[cfg(feature = "cuda")]
+fn cuda_backend() -> Arc<dyn Backend> {
+    Arc::new(
+        fzwgpu::backend::cuda::CudaBackend::new(&Default::default())
+            .unwrap_or_else(|e| panic!("FZWGPU_TEST_BACKEND=cuda needs a CUDA device and NVRTC: {e}")),
+    )
+}
+
+#[cfg(not(feature = "cuda"))]
+fn cuda_backend() -> Arc<dyn Backend> {
+    panic!("FZWGPU_TEST_BACKEND=cuda needs a build with --features cuda")
 }
 
 pub fn cpu() -> Arc<dyn Backend> {
@@ -40,7 +62,10 @@ pub fn backends() -> Vec<(&'static str, Arc<dyn Backend>)> {
 
 /// `../shared/data` next to the repository (CI has it).
 pub fn data_dir() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("data");
+    let d = match std::env::var_os("FZWGPU_DATA_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join("data"),
+    };
     assert!(d.is_dir(), "test data folder {} is missing", d.display());
     d
 }
