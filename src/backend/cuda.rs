@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 pub struct CudaBackendOptions {
     /// Device ordinal (else `FZWGPU_CUDA_DEVICE`, else 0).
     pub device: Option<usize>,
-    /// Generated-code options (else from `FZWGPU_CUDA_CHECKS` = off / on).
+    /// Generated-code options (else [`CudaOptions::from_env`]).
     pub code: Option<CudaOptions>,
 }
 
@@ -43,6 +43,8 @@ struct Slab {
     pool_bytes: u64,
     live_bytes: u64,
     peak_bytes: u64,
+    /// Ids of caller-owned allocations ([`CudaBackend::import`]): never pooled or freed.
+    external: Vec<u32>,
 }
 
 /// The CUDA backend.
@@ -55,14 +57,26 @@ pub struct CudaBackend {
     code: CudaOptions,
     slab: Mutex<Slab>,
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
-    /// Serializes submissions and transfers on the one stream.
-    run: Mutex<()>,
+    /// Serializes submissions and transfers on the one stream; holds the pinned
+    /// staging pair the transfers go through.
+    run: Mutex<Staging>,
+}
+
+/// Bytes of each pinned staging buffer.
+const STAGE_BYTES: usize = 32 << 20;
+
+/// Two page-locked host buffers used in turn, each with an event marking the end of
+/// the last copy that used it: the host fills (or drains) one while the device copies
+/// the other, at the DMA rate pageable memory does not reach.
+struct Staging {
+    bufs: Vec<(*mut u8, sys::CUevent)>,
 }
 
 // The raw handles are used only under the locks above, with the context bound.
 unsafe impl Send for CudaBackend {}
 unsafe impl Sync for CudaBackend {}
 unsafe impl Send for Loaded {}
+unsafe impl Send for Staging {}
 unsafe impl Sync for Loaded {}
 
 fn dev_err(what: &str, e: impl std::fmt::Debug) -> Error {
@@ -79,70 +93,96 @@ pub fn libraries_present() -> (bool, bool) {
     unsafe { (sys::is_culib_present(), cudarc::nvrtc::sys::is_culib_present()) }
 }
 
-/// Compile a kernel variant's generated CUDA C to PTX with NVRTC for `arch`
-/// ("sm_90"); needs NVRTC, not a GPU.
-pub fn compile_ptx(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, String)> {
+/// Compile a kernel variant's generated CUDA C with NVRTC to machine code (CUBIN) for
+/// `arch` ("sm_90"), so the driver loads it without a JIT step; needs NVRTC, not a
+/// GPU. Options: IEEE arithmetic with no contraction (`--fmad=false`: the WGSL and
+/// the CPU twins compute a * b + c in two roundings), no flush to zero, exact
+/// division and square root.
+pub fn compile(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
+    use cudarc::nvrtc::{result as rtc, sys as rsys};
     if !libraries_present().1 {
         return Err(Error::NoAdapter("NVRTC (libnvrtc) not found: set LD_LIBRARY_PATH to CUDA's lib directory".into()));
     }
     let k = cuda_kernel(kernel, variant, code)?;
-    let opts = cudarc::nvrtc::CompileOptions {
-        fmad: Some(false),
-        ftz: Some(false),
-        prec_div: Some(true),
-        prec_sqrt: Some(true),
-        options: vec![format!("--gpu-architecture={arch}"), "-std=c++17".into(), "--diag-suppress=177,550".into()],
-        name: Some(format!("{}.cu", kernel.name())),
-        ..Default::default()
-    };
-    let ptx = cudarc::nvrtc::compile_ptx_with_opts(&k.source, opts).map_err(|e| match e {
-        cudarc::nvrtc::CompileError::CompileError { log, .. } => {
-            Error::Unsupported(format!("{}: NVRTC: {}", kernel.name(), log.to_string_lossy()))
+    let err = |what: &str, e: rtc::NvrtcError| Error::Unsupported(format!("{}: NVRTC {what}: {e:?}", kernel.name()));
+    let src = CString::new(k.source.as_bytes()).map_err(|_| Error::Unsupported("generated source with a NUL byte".into()))?;
+    let name = CString::new(format!("{}.cu", kernel.name())).map_err(|_| Error::Unsupported("kernel name".into()))?;
+    let prog = rtc::create_program(&src, Some(&name)).map_err(|e| err("create", e))?;
+    let options = [
+        format!("--gpu-architecture={arch}"),
+        "--fmad=false".into(),
+        "--ftz=false".into(),
+        "--prec-div=true".into(),
+        "--prec-sqrt=true".into(),
+        "-std=c++17".into(),
+        "--diag-suppress=177,550".into(),
+    ];
+    let out = (|| {
+        if let Err(e) = unsafe { rtc::compile_program(prog, &options) } {
+            let log = unsafe { rtc::get_program_log(prog) }
+                .map(|l| {
+                    let bytes: Vec<u8> = l.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
+                    String::from_utf8_lossy(&bytes).into_owned()
+                })
+                .unwrap_or_default();
+            return Err(Error::Unsupported(format!("{}: NVRTC: {e:?}\n{log}", kernel.name())));
         }
-        other => Error::Unsupported(format!("{}: NVRTC: {other:?}", kernel.name())),
-    })?;
-    Ok((k, ptx.to_src()))
+        let mut size = 0usize;
+        unsafe { rsys::nvrtcGetCUBINSize(prog, &mut size) }.result().map_err(|e| err("cubin size", e))?;
+        if size == 0 {
+            return Err(Error::Unsupported(format!("{}: NVRTC made no machine code for {arch}", kernel.name())));
+        }
+        let mut image = vec![0u8; size];
+        unsafe { rsys::nvrtcGetCUBIN(prog, image.as_mut_ptr() as *mut std::ffi::c_char) }.result().map_err(|e| err("cubin", e))?;
+        Ok(image)
+    })();
+    unsafe {
+        let _ = rtc::destroy_program(prog);
+    }
+    Ok((k, out?))
 }
 
-/// The PTX cache folder: `FZWGPU_CACHE_DIR`, else `$XDG_CACHE_HOME/fzwgpu`, else
-/// `$HOME/.cache/fzwgpu` (None: no cache).
-fn cache_dir() -> Option<std::path::PathBuf> {
+/// The kernel cache folder: `FZWGPU_CACHE_DIR`, else `$XDG_CACHE_HOME/fzwgpu`, else
+/// `$HOME/.cache/fzwgpu`, else `fzwgpu-cache` in the temporary folder.
+fn cache_dir() -> std::path::PathBuf {
     if let Some(d) = std::env::var_os("FZWGPU_CACHE_DIR") {
-        return Some(d.into());
+        return d.into();
     }
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return Some(std::path::PathBuf::from(d).join("fzwgpu"));
+        return std::path::PathBuf::from(d).join("fzwgpu");
     }
-    std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache").join("fzwgpu"))
+    match std::env::var_os("HOME") {
+        Some(h) => std::path::PathBuf::from(h).join(".cache").join("fzwgpu"),
+        None => std::env::temp_dir().join("fzwgpu-cache"),
+    }
 }
 
-/// [`compile_ptx`] through an on-disk cache keyed by the generated source, the
-/// options, the architecture and the NVRTC version (NVRTC takes ~0.4 s per kernel; a
-/// CLI call would pay it every time). Cache failures only cost the compile.
-fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, String)> {
+/// [`compile`] through an on-disk cache keyed by the generated source, the
+/// architecture and the NVRTC version (NVRTC takes 0.4 s to several seconds per kernel;
+/// each CLI call would pay it). A cache that cannot be read or written only costs the
+/// compile.
+fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
     use std::hash::{Hash, Hasher};
     let k = cuda_kernel(kernel, variant, code)?;
     let (mut a, mut b) = (0i32, 0i32);
     unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut a, &mut b) };
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (&k.source, arch, a, b, env!("CARGO_PKG_VERSION")).hash(&mut h);
-    let path = cache_dir().map(|d| d.join(format!("cuda-{}-{arch}-{:016x}.ptx", kernel.name(), h.finish())));
-    if let Some(p) = &path {
-        if let Ok(ptx) = std::fs::read_to_string(p) {
-            return Ok((k, ptx));
+    let path = cache_dir().join(format!("cuda-{}-{arch}-{:016x}.cubin", kernel.name(), h.finish()));
+    if let Ok(image) = std::fs::read(&path) {
+        if image.starts_with(b"\x7fELF") {
+            return Ok((k, image));
         }
     }
-    let (k, ptx) = compile_ptx(kernel, variant, code, arch)?;
-    if let Some(p) = &path {
-        if let Some(d) = p.parent() {
-            let _ = std::fs::create_dir_all(d);
-        }
-        let tmp = p.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&tmp, &ptx).is_ok() {
-            let _ = std::fs::rename(&tmp, p);
-        }
+    let (k, image) = compile(kernel, variant, code, arch)?;
+    if let Some(d) = path.parent() {
+        let _ = std::fs::create_dir_all(d);
     }
-    Ok((k, ptx))
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, &image).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+    Ok((k, image))
 }
 
 impl CudaBackend {
@@ -184,10 +224,20 @@ impl CudaBackend {
         );
         let code = match opts.code {
             Some(c) => c,
-            None => {
-                CudaOptions { bounds_checks: std::env::var("FZWGPU_CUDA_CHECKS").map(|v| v != "off").unwrap_or(true), ..Default::default() }
-            }
+            None => CudaOptions::from_env(),
         };
+        // pinned staging pair (none if page-locked memory is refused: pageable copies)
+        let mut staging = Staging { bufs: Vec::new() };
+        for _ in 0..2 {
+            let Ok(p) = (unsafe { cu::malloc_host(STAGE_BYTES, 0) }) else { break };
+            let Ok(e) = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) else {
+                unsafe {
+                    let _ = cu::free_host(p);
+                }
+                break;
+            };
+            staging.bufs.push((p as *mut u8, e));
+        }
         let info = BackendInfo {
             kind: BackendKind::Cuda,
             adapter: name,
@@ -214,7 +264,7 @@ impl CudaBackend {
             code,
             slab: Mutex::new(Slab::default()),
             kernels: Mutex::new(HashMap::new()),
-            run: Mutex::new(()),
+            run: Mutex::new(staging),
         })
     }
 
@@ -307,6 +357,59 @@ impl CudaBackend {
         Ok(())
     }
 
+    /// Copy host bytes to device memory through the staging pair (the caller holds
+    /// the run lock: `st`), then wait.
+    fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8]) -> Result<()> {
+        if st.bufs.len() < 2 || data.len() < (1 << 20) {
+            unsafe { cu::memcpy_htod_async(dst, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
+            return self.sync();
+        }
+        for (k, chunk) in data.chunks(STAGE_BYTES).enumerate() {
+            let (buf, ev) = st.bufs[k % 2];
+            if k >= 2 {
+                unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("upload", e))?;
+            }
+            let staged = unsafe {
+                std::ptr::copy_nonoverlapping(chunk.as_ptr(), buf, chunk.len());
+                std::slice::from_raw_parts(buf as *const u8, chunk.len())
+            };
+            let at = dst + (k * STAGE_BYTES) as u64;
+            unsafe { cu::memcpy_htod_async(at, staged, self.stream) }.map_err(|e| dev_err("upload", e))?;
+            unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("upload", e))?;
+        }
+        self.sync()
+    }
+
+    /// Copy device memory into host bytes through the staging pair (after the work
+    /// queued on the stream).
+    fn download(&self, st: &Staging, src: sys::CUdeviceptr, out: &mut [u8]) -> Result<()> {
+        if st.bufs.len() < 2 || out.len() < (1 << 20) {
+            unsafe { cu::memcpy_dtoh_async(out, src, self.stream) }.map_err(|e| dev_err("readback", e))?;
+            return self.sync();
+        }
+        let total = out.len();
+        let n = total.div_ceil(STAGE_BYTES);
+        let issue = |k: usize| -> Result<()> {
+            let (buf, ev) = st.bufs[k % 2];
+            let len = STAGE_BYTES.min(total - k * STAGE_BYTES);
+            let dst = unsafe { std::slice::from_raw_parts_mut(buf, len) };
+            unsafe { cu::memcpy_dtoh_async(dst, src + (k * STAGE_BYTES) as u64, self.stream) }.map_err(|e| dev_err("readback", e))?;
+            unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("readback", e))
+        };
+        issue(0)?;
+        for k in 0..n {
+            if k + 1 < n {
+                issue(k + 1)?;
+            }
+            let (buf, ev) = st.bufs[k % 2];
+            unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("readback", e))?;
+            let o = &mut out[k * STAGE_BYTES..];
+            let len = STAGE_BYTES.min(o.len());
+            unsafe { std::ptr::copy_nonoverlapping(buf as *const u8, o.as_mut_ptr(), len) };
+        }
+        self.sync()
+    }
+
     fn sync(&self) -> Result<()> {
         unsafe { cu::stream::synchronize(self.stream) }
             .map_err(|e| dev_err("stream synchronize (a kernel failed or the device was lost)", e))
@@ -319,8 +422,11 @@ impl Drop for CudaBackend {
             unsafe {
                 let _ = cu::stream::synchronize(self.stream);
                 if let Ok(mut slab) = self.slab.lock() {
-                    for (p, _) in slab.bufs.drain(..).flatten() {
-                        let _ = cu::free_sync(p);
+                    let external = std::mem::take(&mut slab.external);
+                    for (i, b) in slab.bufs.drain(..).enumerate() {
+                        if let (Some((p, _)), false) = (b, external.contains(&(i as u32))) {
+                            let _ = cu::free_sync(p);
+                        }
                     }
                     for (_, p) in slab.pool.drain(..) {
                         let _ = cu::free_sync(p);
@@ -331,6 +437,12 @@ impl Drop for CudaBackend {
                         if let Ok(l) = Arc::try_unwrap(l) {
                             let _ = cu::module::unload(l._module);
                         }
+                    }
+                }
+                if let Ok(st) = self.run.lock() {
+                    for (p, e) in &st.bufs {
+                        let _ = cu::free_host(*p as *mut c_void);
+                        let _ = cu::event::destroy(*e);
                     }
                 }
                 let _ = cu::event::destroy(self.events.0);
@@ -389,6 +501,13 @@ impl Backend for CudaBackend {
 
     fn release_buffer(&self, id: BufId) {
         if let Ok(mut slab) = self.lock() {
+            if let Some(i) = slab.external.iter().position(|e| *e == id.0) {
+                slab.external.swap_remove(i);
+                if slab.bufs.get_mut(id.0 as usize).and_then(Option::take).is_some() {
+                    slab.free_ids.push(id.0);
+                }
+                return;
+            }
             if let Some((p, cap)) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
                 slab.free_ids.push(id.0);
                 if slab.pool_bytes + cap <= slab.peak_bytes.max(4 << 30) {
@@ -419,18 +538,17 @@ impl Backend for CudaBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
-        let _run = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
         let p = self.ptr(&BufSlice::new(id, offset, data.len() as u64))?;
         self.bind()?;
         // on this stream (a non-blocking one: the legacy stream's synchronous copies
-        // would not be ordered with it), then wait, as `data` is borrowed
-        unsafe { cu::memcpy_htod_async(p, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
-        self.sync()
+        // would not be ordered with it); returns when the bytes are on the device
+        self.upload(&st, p, data)
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
         validate_recording(self, rec)?;
-        let _run = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
         self.bind()?;
         // compile everything first, so compile time is not kernel time
         for cmd in &rec.commands {
@@ -449,23 +567,20 @@ impl Backend for CudaBackend {
         for s in &rec.readbacks {
             let p = self.ptr(s)?;
             let mut v = vec![0u8; s.size as usize];
-            unsafe { cu::memcpy_dtoh_async(&mut v, p, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            self.sync()?;
+            self.download(&st, p, &mut v)?;
             readbacks.push(v);
         }
         Ok(Submission { readbacks, kernel_seconds: Some(ms as f64 * 1e-3) })
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let _run = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
         self.bind()?;
-        self.sync()?;
         let mut out = Vec::with_capacity(slices.len());
         for s in slices {
             let p = self.ptr(s)?;
             let mut v = vec![0u8; s.size as usize];
-            unsafe { cu::memcpy_dtoh_async(&mut v, p, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            self.sync()?;
+            self.download(&st, p, &mut v)?;
             out.push(v);
         }
         Ok(out)
@@ -473,13 +588,11 @@ impl Backend for CudaBackend {
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
         super::check_read_into(slices, outs)?;
-        let _run = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
         self.bind()?;
-        self.sync()?;
         for (s, o) in slices.iter().zip(outs.iter_mut()) {
             let p = self.ptr(s)?;
-            unsafe { cu::memcpy_dtoh_async(o, p, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            self.sync()?;
+            self.download(&st, p, o)?;
         }
         Ok(())
     }
@@ -487,6 +600,138 @@ impl Backend for CudaBackend {
     fn trim_pool(&self) {
         self.trim_idle();
     }
+}
+
+// ---------------------------------------------------------------------------------
+// Interop: caller-owned CUDA device memory.
+
+impl CudaBackend {
+    /// Register `bytes` of caller-owned device memory at `ptr` as a buffer of this
+    /// backend, without a copy. Releasing the buffer only unregisters it.
+    ///
+    /// # Safety
+    /// `ptr` must be a device address in this backend's device and in its primary
+    /// context (what the CUDA runtime, PyTorch and CuPy use), valid for `bytes` bytes,
+    /// 16-byte aligned, and must stay allocated and unmodified by others until the
+    /// buffer is released.
+    pub unsafe fn import(&self, ptr: u64, bytes: u64) -> Result<BufId> {
+        if ptr == 0 || !ptr.is_multiple_of(16) || bytes == 0 {
+            return Err(Error::Input(format!("device memory at {ptr:#x} ({bytes} bytes): not 16-byte aligned or empty")));
+        }
+        let mut slab = self.lock()?;
+        let id = match slab.free_ids.pop() {
+            Some(id) => {
+                slab.bufs[id as usize] = Some((ptr, bytes));
+                id
+            }
+            None => {
+                slab.bufs.push(Some((ptr, bytes)));
+                (slab.bufs.len() - 1) as u32
+            }
+        };
+        slab.external.push(id);
+        Ok(BufId(id))
+    }
+
+    /// Make this backend's stream wait for the work queued so far on the caller's
+    /// `stream` (a `CUstream` handle; 0 = the legacy default stream).
+    fn after_stream(&self, stream: usize) -> Result<()> {
+        self.bind()?;
+        let ev = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev_err("event", e))?;
+        let r = unsafe {
+            cu::event::record(ev, stream as sys::CUstream)
+                .and_then(|_| cu::stream::wait_event(self.stream, ev, sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT))
+        };
+        unsafe {
+            let _ = cu::event::destroy(ev);
+        }
+        r.map_err(|e| dev_err("order after the caller's stream", e))
+    }
+
+    /// Copy `len` bytes of a window into caller device memory at `dst` (device to
+    /// device), then wait.
+    fn copy_out(&self, src: &BufSlice, dst: u64, len: u64) -> Result<()> {
+        let _st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let p = self.ptr(src)?;
+        self.bind()?;
+        unsafe { cu::memcpy_dtod_async(dst, p, len as usize, self.stream) }.map_err(|e| dev_err("copy out", e))?;
+        self.sync()
+    }
+}
+
+/// Compress a field held in caller-owned CUDA device memory: no host copy of the
+/// field (when `src` is 16-byte aligned the kernels read it in place; otherwise one
+/// device-to-device copy into an aligned buffer). The work is ordered after
+/// everything queued on the caller's `stream` before the call; the call returns when
+/// the archive is on the host. The archive is byte-identical to
+/// [`Pipeline::compress`](crate::Pipeline::compress) of the same values.
+///
+/// # Safety
+/// `src` must be a device address of `backend`'s device (primary context) holding
+/// `dims.len()` values of `dtype`, readable until the call returns and not written
+/// by other work meanwhile; `stream` is a valid `CUstream` of that context or 0.
+pub unsafe fn compress_from_device(
+    pipeline: &mut crate::Pipeline,
+    backend: &CudaBackend,
+    dtype: crate::DataType,
+    dims: crate::Dims,
+    src: u64,
+    stream: usize,
+) -> Result<crate::Compressed> {
+    let bytes = dims.len().checked_mul(dtype.size() as u64).ok_or_else(|| Error::Input("field size overflows".into()))?;
+    if src == 0 {
+        return Err(Error::Input("null device pointer".into()));
+    }
+    backend.after_stream(stream)?;
+    let buf = if src.is_multiple_of(16) && bytes.is_multiple_of(16) {
+        backend.import(src, bytes)?
+    } else {
+        // copy into an aligned pooled buffer
+        let b = backend.create_buffer(bytes.next_multiple_of(16))?;
+        let r = (|| {
+            let _st = backend.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+            let d = backend.ptr(&BufSlice::new(b, 0, bytes))?;
+            unsafe { cu::memcpy_dtod_async(d, src, bytes as usize, backend.stream) }.map_err(|e| dev_err("copy in", e))?;
+            backend.sync()
+        })();
+        if let Err(e) = r {
+            backend.release_buffer(b);
+            return Err(e);
+        }
+        b
+    };
+    let field = crate::DeviceField::from_buffer(backend, buf, bytes, dtype, dims);
+    pipeline.compress_device(&field)
+}
+
+/// Decompress an archive into caller-owned CUDA device memory: no host copy of the
+/// field (the reconstruction is copied device to device into `dst`). Ordered after
+/// the work queued on the caller's `stream`; returns when `dst` holds the field, with
+/// the field's type and dims. Fails with [`Error::Input`] when the field needs more
+/// than `capacity` bytes.
+///
+/// # Safety
+/// `dst` must be a device address of `backend`'s device (primary context), writable
+/// for `capacity` bytes and not accessed by other work until the call returns;
+/// `stream` is a valid `CUstream` of that context or 0.
+pub unsafe fn decompress_to_device(
+    backend: &CudaBackend,
+    archive: &[u8],
+    dst: u64,
+    capacity: u64,
+    stream: usize,
+) -> Result<(crate::DataType, crate::Dims, crate::RunReport)> {
+    if dst == 0 {
+        return Err(Error::Input("null device pointer".into()));
+    }
+    backend.after_stream(stream)?;
+    let (field, report) = crate::decompress_device(backend, archive, &Default::default())?;
+    let len = field.len_bytes();
+    if len > capacity {
+        return Err(Error::Input(format!("the field needs {len} bytes, the destination holds {capacity}")));
+    }
+    backend.copy_out(&field.slice(), dst, len)?;
+    Ok((field.dtype, field.dims, report))
 }
 
 #[cfg(test)]
@@ -504,10 +749,17 @@ mod tests {
                 if f64 && !k.has_f64() {
                     continue;
                 }
-                for checks in [true, false] {
-                    let code = CudaOptions { bounds_checks: checks, ..Default::default() };
-                    if let Err(e) = compile_ptx(k, Variant { f64, subgroup: true }, code, &arch) {
-                        failures.push(format!("{} f64={f64} checks={checks}: {e}", k.name()));
+                for (checks, clamp) in [(true, false), (true, true), (false, false)] {
+                    let code = CudaOptions { bounds_checks: checks, clamp_loads: clamp, ..Default::default() };
+                    let t = std::time::Instant::now();
+                    match compile(k, Variant { f64, subgroup: true }, code, &arch) {
+                        Err(e) => failures.push(format!("{} f64={f64} checks={checks} clamp={clamp}: {e}", k.name())),
+                        Ok((_, image)) => eprintln!(
+                            "{} f64={f64} checks={checks} clamp={clamp}: {} bytes of {arch} code in {:.2} s",
+                            k.name(),
+                            image.len(),
+                            t.elapsed().as_secs_f64()
+                        ),
                     }
                 }
             }

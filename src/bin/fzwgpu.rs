@@ -541,6 +541,11 @@ fn run(cli: Cli) -> Result<()> {
             for line in fzwgpu::backend::wgpu::list_adapters() {
                 println!("adapter: {line}");
             }
+            #[cfg(feature = "cuda")]
+            match backend::open(&BackendChoice::Cuda { device: None }) {
+                Ok(b) => println!("cuda: {} | {} | {}", b.info().adapter, b.info().api, b.info().driver),
+                Err(e) => println!("cuda: not available ({e})"),
+            }
             let b = backend::open(&BackendChoice::Wgpu { adapter: None })?;
             let i = b.info();
             println!(

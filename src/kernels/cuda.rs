@@ -39,13 +39,28 @@ pub struct CudaOptions {
     /// binding's window give zero and writes there are dropped (robustBufferAccess2),
     /// indices into fixed-size arrays are clamped; off drops the checks.
     pub bounds_checks: bool,
+    /// With `bounds_checks`: load from the clamped index unconditionally, then
+    /// select zero past the window (branch-free), instead of a conditional load.
+    pub clamp_loads: bool,
     /// Load bindings the kernel never writes through the read-only data path.
     pub ldg: bool,
 }
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        CudaOptions { bounds_checks: true, ldg: true }
+        CudaOptions { bounds_checks: true, clamp_loads: false, ldg: true }
+    }
+}
+
+impl CudaOptions {
+    /// From `FZWGPU_CUDA_CHECKS`: `on` (default), `clamp` (branch-free loads) or
+    /// `off` (no checks: diagnostic only, reads past a window are not zero).
+    pub fn from_env() -> Self {
+        match std::env::var("FZWGPU_CUDA_CHECKS").as_deref() {
+            Ok("off") => CudaOptions { bounds_checks: false, ..Default::default() },
+            Ok("clamp") => CudaOptions { clamp_loads: true, ..Default::default() },
+            _ => CudaOptions::default(),
+        }
     }
 }
 
@@ -563,6 +578,17 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// The storage binding `h` (an expression) is, when it is a runtime array binding.
+    fn storage_runtime(&self, fun: &Fun, h: Handle<naga::Expression>) -> Option<usize> {
+        match fun.f.expressions[h] {
+            E::GlobalVariable(g) => match self.globals.get(&g) {
+                Some(Global::Storage { k, runtime: true, .. }) => Some(*k),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     fn expr(&self, fun: &Fun, h: Handle<naga::Expression>) -> R<String> {
         if let Some(n) = fun.names.get(&h) {
             return Ok(n.clone());
@@ -594,7 +620,10 @@ impl<'a> Writer<'a> {
                     // storage windows: reads past the end give zero and writes there
                     // are dropped (robustBufferAccess2, what the CPU twins implement),
                     // guarded where the access is loaded or stored (`oob_guard`)
-                    PointeeKind::Ty(T::Array { size: ArraySize::Dynamic, .. }) => format!("{b}[{i}]"),
+                    PointeeKind::Ty(T::Array { size: ArraySize::Dynamic, .. }) => match self.storage_runtime(fun, *base) {
+                        Some(k) if self.opts.bounds_checks && self.opts.clamp_loads => format!("{b}[_ci({i}, ctx.n{k})]"),
+                        _ => format!("{b}[{i}]"),
+                    },
                     PointeeKind::Ty(T::Array { size: ArraySize::Constant(n), .. }) if self.opts.bounds_checks => {
                         format!("{b}.a[_ci({i}, {n}u)]")
                     }
@@ -607,7 +636,12 @@ impl<'a> Writer<'a> {
             E::AccessIndex { base, index } => {
                 let b = ex(*base)?;
                 match self.pointee(fun, *base) {
-                    PointeeKind::Ty(T::Array { size: ArraySize::Dynamic, .. }) => format!("{b}[{index}u]"),
+                    PointeeKind::Ty(T::Array { size: ArraySize::Dynamic, .. }) => match self.storage_runtime(fun, *base) {
+                        Some(k) if self.opts.bounds_checks && self.opts.clamp_loads => {
+                            format!("{b}[_ci({index}u, ctx.n{k})]")
+                        }
+                        _ => format!("{b}[{index}u]"),
+                    },
                     PointeeKind::Ty(T::Array { .. }) => format!("{b}.a[{index}]"),
                     PointeeKind::Ty(T::Vector { .. }) | PointeeKind::Vector => {
                         format!("{b}.{}", COMP.get(*index as usize).ok_or("vector index out of range")?)
@@ -644,6 +678,7 @@ impl<'a> Writer<'a> {
                         let ro = matches!(self.root_global(fun, *pointer), Some(Global::Storage { ro: true, .. }));
                         let v = if ro && self.opts.ldg { format!("_ldg(&{p})") } else { p };
                         match self.oob_guard(fun, *pointer)? {
+                            Some(c) if self.opts.clamp_loads => format!("_zs({c}, {v})"),
                             Some(c) => format!("({c} ? {v} : {}{{}})", self.inner_ty(self.type_of(fun, h))?),
                             None => v,
                         }

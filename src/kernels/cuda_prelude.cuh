@@ -310,6 +310,7 @@ template <class T> FI T _ldg(const T* p) {
 }
 
 FI uint _ci(uint i, uint n) { return min(i, n - 1u); }
+template <class T> FI T _zs(bool inside, T v) { return inside ? v : T{}; }
 
 // Atomics (WGSL atomics are relaxed).
 template <class T> FI T _aload(T* p) { return *(volatile T*)p; }

@@ -134,6 +134,19 @@ impl<'b> DeviceField<'b> {
         self.len
     }
 
+    /// A field over a live buffer of `backend` (its first `len` bytes); the buffer is
+    /// released when the field drops.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    pub(crate) fn from_buffer(backend: &'b dyn Backend, buf: crate::recording::BufId, len: u64, dtype: DataType, dims: Dims) -> Self {
+        DeviceField { backend, buf, offset: 0, len, dtype, dims }
+    }
+
+    /// The field's bytes as a window (length rounded up to 4).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    pub(crate) fn slice(&self) -> BufSlice {
+        BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4))
+    }
+
     fn port(&self) -> PortData {
         PortData::Device { slice: BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4)), len: self.len, host: None }
     }
