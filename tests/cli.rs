@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fzwgpu"))
+    Command::new(common::fzwgpu_bin())
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 use cudarc::driver::result as cu;
-use fzwgpu::backend::cuda::{compress_from_device, decompress_to_device, CudaBackend};
+use fzwgpu::backend::cuda::{compress_from_device, decompress_to_device, CudaBackend, CudaBackendOptions};
 use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline};
 
 fn pipeline(preset: &str) -> Pipeline {
@@ -51,5 +51,32 @@ fn compress_and_decompress_through_device_pointers() {
         assert!(matches!(compress_from_device(&mut pipeline("szx"), &be, DataType::F32, dims, 0, 0), Err(Error::Input(_))));
         cu::free_sync(src).unwrap();
         cu::free_sync(dst).unwrap();
+    }
+}
+
+/// Allocation failures at every point of a run on the CUDA backend are
+/// `OutOfMemory` errors, never a panic or a wrong archive, and every buffer returns.
+#[test]
+fn cuda_allocation_failures_are_typed_errors() {
+    let v: Vec<f32> = (0..200_000).map(|i| if i == 999 { f32::NAN } else { (i as f32 * 0.001).sin() * 30.0 }).collect();
+    let f = Field::from_f32(Dims::new(400, 500, 1).unwrap(), &v).unwrap();
+    let cpu = cpu();
+    for preset in ["szx", "szp_composed", "szp_centered"] {
+        let good = pipeline(preset).compress(cpu.as_ref(), &f).unwrap().bytes;
+        let mut failed = 0;
+        for k in 0..30u64 {
+            let be =
+                CudaBackend::new(&CudaBackendOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("CUDA device and NVRTC");
+            match pipeline(preset).compress(&be, &f) {
+                Ok(c) => assert!(c.bytes == good, "{preset}: run with allocation {k} failing wrote a different archive"),
+                Err(Error::OutOfMemory(m)) => {
+                    assert!(m.contains("injected"), "{m}");
+                    failed += 1;
+                }
+                Err(e) => panic!("{preset}: allocation {k} failing gave {e:?}, expected OutOfMemory"),
+            }
+            assert_eq!(be.live_buffers(), 0, "{preset}: buffers not returned after allocation {k} failed");
+        }
+        assert!(failed > 3, "{preset}: the injected failures were not reached ({failed})");
     }
 }

@@ -147,7 +147,7 @@ fn cli_streams_with_bounded_memory() {
     use std::io::Write;
     let dir = std::env::temp_dir().join(format!("fzwgpu-stream-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let bin = env!("CARGO_BIN_EXE_fzwgpu");
+    let bin = &fzwgpu_bin();
     let run = |args: &[&str]| {
         let o = std::process::Command::new(bin).args(args).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -271,7 +271,7 @@ fn pipes_in_and_out() {
     let dir = std::env::temp_dir().join(format!("fzwgpu-pipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (arch, back) = (dir.join("p.fzms"), dir.join("p.out"));
-    let bin = env!("CARGO_BIN_EXE_fzwgpu");
+    let bin = &fzwgpu_bin();
     let pipe = |args: &[&str], input: &[u8]| {
         let mut c = std::process::Command::new(bin)
             .args(args)

@@ -374,7 +374,7 @@ fn corrupt_inputs_are_typed_errors() {
 fn cli_round_trip_2d_and_3d() {
     let dir = std::env::temp_dir().join(format!("fzwgpu-wavelet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let exe = env!("CARGO_BIN_EXE_fzwgpu");
+    let exe = &fzwgpu_bin();
     for (file, dims) in [("sperr_vorticity_512x512.f32", "512x512"), ("sperr_wmag_91x91x91.f32", "91x91x91")] {
         let input = data_dir().join(file);
         let arch = dir.join("a.fzm");

@@ -27,6 +27,9 @@ pub struct CudaBackendOptions {
     pub device: Option<usize>,
     /// Generated-code options (else [`CudaOptions::from_env`]).
     pub code: Option<CudaOptions>,
+    /// Fault injection for tests: every device allocation after this many fails with
+    /// `Error::OutOfMemory`.
+    pub fail_allocs_after: Option<u64>,
 }
 
 struct Loaded {
@@ -57,6 +60,8 @@ pub struct CudaBackend {
     code: CudaOptions,
     slab: Mutex<Slab>,
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
+    fail_allocs_after: Option<u64>,
+    allocs: std::sync::atomic::AtomicU64,
     /// Serializes submissions and transfers on the one stream; holds the pinned
     /// staging pair the transfers go through.
     run: Mutex<Staging>,
@@ -265,6 +270,8 @@ impl CudaBackend {
             slab: Mutex::new(Slab::default()),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),
+            fail_allocs_after: opts.fail_allocs_after,
+            allocs: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -316,6 +323,13 @@ impl CudaBackend {
         slab.pool_bytes = 0;
         slab.live_bytes -= freed;
         freed
+    }
+
+    /// Buffers currently handed out (not in the pool, not imported): 0 between calls.
+    pub fn live_buffers(&self) -> usize {
+        self.lock()
+            .map(|s| s.bufs.iter().enumerate().filter(|(i, b)| b.is_some() && !s.external.contains(&(*i as u32))).count())
+            .unwrap_or(usize::MAX)
     }
 
     /// The device address of a live buffer (for interop and tests).
@@ -472,6 +486,10 @@ impl Backend for CudaBackend {
             }
             None => {
                 drop(slab);
+                let k = self.allocs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if self.fail_allocs_after.is_some_and(|n| k >= n) {
+                    return Err(Error::OutOfMemory(format!("{cap} bytes: injected failure (allocation {k})")));
+                }
                 self.bind()?;
                 let ptr = match unsafe { cu::malloc_sync(cap as usize) } {
                     Ok(p) => p,

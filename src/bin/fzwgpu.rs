@@ -148,8 +148,23 @@ enum Cmd {
         dev: DevArgs,
     },
     /// List the wgpu adapters and the one fzwgpu picks (honours WGPU_BACKEND and
-    /// WGPU_ADAPTER_NAME).
+    /// WGPU_ADAPTER_NAME), and the CUDA device in a build with `--features cuda`.
     Adapters,
+    /// Print a kernel's source as a backend compiles it: the preprocessed WGSL, or
+    /// (--cuda) the CUDA C generated from it. Without a name, list the kernels.
+    KernelSource {
+        /// Kernel name (its WGSL entry point, e.g. chain_encode).
+        name: Option<String>,
+        /// The float64 variant.
+        #[arg(long)]
+        f64: bool,
+        /// The variant without subgroup operations (WGSL only; CUDA always has them).
+        #[arg(long)]
+        no_subgroups: bool,
+        /// The generated CUDA C instead of the WGSL.
+        #[arg(long)]
+        cuda: bool,
+    },
     /// Run every built-in preset on a generated smooth 2-D field, on the best adapter
     /// and on the cpu backend, and print a table.
     Demo {
@@ -536,6 +551,26 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
         Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
             bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
+        }
+        Cmd::KernelSource { name, f64, no_subgroups, cuda } => {
+            use fzwgpu::kernels::{self, Kernel, Variant};
+            let Some(name) = name else {
+                for k in Kernel::ALL {
+                    println!("{:20} shaders/{}", k.name(), k.file());
+                }
+                return Ok(());
+            };
+            let k = Kernel::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| Error::Config(format!("unknown kernel '{name}' (run kernel-source without a name for the list)")))?;
+            if cuda {
+                let c = kernels::cuda::cuda_kernel(k, Variant { f64, subgroup: true }, kernels::cuda::CudaOptions::from_env())?;
+                print!("{}", c.source);
+            } else {
+                print!("{}", kernels::source(k, Variant { f64, subgroup: !no_subgroups })?);
+            }
+            Ok(())
         }
         Cmd::Adapters => {
             for line in fzwgpu::backend::wgpu::list_adapters() {

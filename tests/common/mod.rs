@@ -51,6 +51,12 @@ fn cuda_backend() -> Arc<dyn Backend> {
     panic!("FZWGPU_TEST_BACKEND=cuda needs a build with --features cuda")
 }
 
+/// The `fzwgpu` binary the CLI tests run: `FZWGPU_BIN`, else the one cargo built
+/// (so test binaries carried to another machine can point at a carried binary).
+pub fn fzwgpu_bin() -> String {
+    std::env::var("FZWGPU_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fzwgpu").to_string())
+}
+
 pub fn cpu() -> Arc<dyn Backend> {
     Arc::new(CpuBackend::new())
 }
