@@ -756,6 +756,25 @@ pub unsafe fn decompress_to_device(
 mod tests {
     use super::*;
 
+    /// The on-disk cache returns the machine code it stored (needs libnvrtc only).
+    #[test]
+    fn compiled_kernels_are_cached_on_disk() {
+        let dir = std::env::temp_dir().join(format!("fzwgpu-cache-test-{}", std::process::id()));
+        std::env::set_var("FZWGPU_CACHE_DIR", &dir);
+        let v = Variant { f64: false, subgroup: true };
+        let t = std::time::Instant::now();
+        let (_, a) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
+        let cold = t.elapsed();
+        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(files.len(), 1, "one cubin in the cache");
+        let t = std::time::Instant::now();
+        let (_, b) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
+        let warm = t.elapsed();
+        assert_eq!(a, b);
+        assert!(warm < cold, "cache hit {warm:?} not faster than the compile {cold:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// Every kernel variant's generated CUDA C compiles with NVRTC (needs libnvrtc,
     /// not a GPU; fails when NVRTC is missing).
     #[test]

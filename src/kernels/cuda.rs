@@ -44,11 +44,17 @@ pub struct CudaOptions {
     pub clamp_loads: bool,
     /// Load bindings the kernel never writes through the read-only data path.
     pub ldg: bool,
+    /// Workgroups each multiprocessor must hold at once (the second argument of
+    /// `__launch_bounds__`, which caps registers per thread: more warps for
+    /// register-heavy kernels such as `chain_encode`, 119 registers uncapped on sm_90,
+    /// spilling below 96 registers = 10 workgroups of 64). From `FZWGPU_CUDA_MINBLOCKS`
+    /// (measurement knob; applies to every kernel).
+    pub min_blocks: Option<u32>,
 }
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        CudaOptions { bounds_checks: true, clamp_loads: false, ldg: true }
+        CudaOptions { bounds_checks: true, clamp_loads: false, ldg: true, min_blocks: None }
     }
 }
 
@@ -56,11 +62,13 @@ impl CudaOptions {
     /// From `FZWGPU_CUDA_CHECKS`: `on` (default), `clamp` (branch-free loads) or
     /// `off` (no checks: diagnostic only, reads past a window are not zero).
     pub fn from_env() -> Self {
-        match std::env::var("FZWGPU_CUDA_CHECKS").as_deref() {
+        let mut o = match std::env::var("FZWGPU_CUDA_CHECKS").as_deref() {
             Ok("off") => CudaOptions { bounds_checks: false, ..Default::default() },
             Ok("clamp") => CudaOptions { clamp_loads: true, ..Default::default() },
             _ => CudaOptions::default(),
-        }
+        };
+        o.min_blocks = std::env::var("FZWGPU_CUDA_MINBLOCKS").ok().and_then(|v| v.parse().ok());
+        o
     }
 }
 
@@ -435,7 +443,11 @@ impl<'a> Writer<'a> {
             }
             let [x, y, z] = ep.workgroup_size;
             let wg = x * y * z;
-            let _ = writeln!(head, "extern \"C\" __global__ void __launch_bounds__({wg}) {}(const Args args) {{", ep.name);
+            let bounds = match self.opts.min_blocks {
+                Some(b) => format!("{wg}, {b}"),
+                None => format!("{wg}"),
+            };
+            let _ = writeln!(head, "extern \"C\" __global__ void __launch_bounds__({bounds}) {}(const Args args) {{", ep.name);
             head.push_str("    Ctx ctx;\n");
             for (h, g) in self.globals.iter() {
                 if let Global::Storage { k, .. } = g {
