@@ -61,48 +61,83 @@ fn v32_packed(a: V32) -> V32 {
 var<private> q_bad: u32;
 var<private> q_at: u32;
 
-fn cq(q: vec2<i32>, j: u32) -> u32 {
-    if (q.y != 1i) {
+// The code of quantization result q for value j of the current group of four; past
+// P.n (`valid` false) the code is 0 and no outlier is noted.
+fn cq(q: vec2<i32>, j: u32, valid: bool) -> u32 {
+    if (valid && q.y != 1i) {
         q_bad = q_bad | (1u << (q_at + j));
     }
-    return code_of_q(q.x);
+    return select(0u, code_of_q(q.x), valid);
 }
 
 // The Quantizer's codes of values i .. i + 3 (0 past P.n); notes their outliers in
-// q_bad at bits q_at .. q_at + 3, then advances q_at by 4.
+// q_bad at bits q_at .. q_at + 3, then advances q_at by 4. One quantization per value
+// whichever way the values are loaded (one 16-byte load when the four are inside and
+// aligned, else one by one): the kernel's code stays half as long as with a second,
+// per-value quantizing path for the tails.
 fn codes4(i: u32) -> vec4<u32> {
-    var c = vec4<u32>(0u);
 #ifdef F64
+    var lo = vec4<u32>(0u);
+    var hi = vec4<u32>(0u);
+    var x0 = 0.0lf;
+    var x1 = 0.0lf;
+    var x2 = 0.0lf;
+    var x3 = 0.0lf;
     if (i + 4u <= P.n && (i & 1u) == 0u) {
         let a = data4[i / 2u];
         let b = data4[i / 2u + 1u];
-        c = vec4<u32>(cq(quantize_bits(data_f[i], a.x, a.y), 0u), cq(quantize_bits(data_f[i + 1u], a.z, a.w), 1u),
-                      cq(quantize_bits(data_f[i + 2u], b.x, b.y), 2u), cq(quantize_bits(data_f[i + 3u], b.z, b.w), 3u));
-        q_at += 4u;
-        return c;
+        lo = vec4<u32>(a.x, a.z, b.x, b.z);
+        hi = vec4<u32>(a.y, a.w, b.y, b.w);
+        x0 = data_f[i];
+        x1 = data_f[i + 1u];
+        x2 = data_f[i + 2u];
+        x3 = data_f[i + 3u];
+    } else {
+        if (i < P.n) {
+            lo.x = data_u[2u * i];
+            hi.x = data_u[2u * i + 1u];
+            x0 = data_f[i];
+        }
+        if (i + 1u < P.n) {
+            lo.y = data_u[2u * i + 2u];
+            hi.y = data_u[2u * i + 3u];
+            x1 = data_f[i + 1u];
+        }
+        if (i + 2u < P.n) {
+            lo.z = data_u[2u * i + 4u];
+            hi.z = data_u[2u * i + 5u];
+            x2 = data_f[i + 2u];
+        }
+        if (i + 3u < P.n) {
+            lo.w = data_u[2u * i + 6u];
+            hi.w = data_u[2u * i + 7u];
+            x3 = data_f[i + 3u];
+        }
     }
+    let c = vec4<u32>(cq(quantize_bits(x0, lo.x, hi.x), 0u, i < P.n), cq(quantize_bits(x1, lo.y, hi.y), 1u, i + 1u < P.n),
+                      cq(quantize_bits(x2, lo.z, hi.z), 2u, i + 2u < P.n), cq(quantize_bits(x3, lo.w, hi.w), 3u, i + 3u < P.n));
 #else
+    var w = vec4<u32>(0u);
     if (i + 4u <= P.n && (i & 3u) == 0u) {
-        let w = data4[i / 4u];
-        let x = bitcast<vec4<f32>>(w);
-        c = vec4<u32>(cq(quantize_bits(x.x, w.x, w.x), 0u), cq(quantize_bits(x.y, w.y, w.y), 1u),
-                      cq(quantize_bits(x.z, w.z, w.z), 2u), cq(quantize_bits(x.w, w.w, w.w), 3u));
-        q_at += 4u;
-        return c;
+        w = data4[i / 4u];
+    } else {
+        if (i < P.n) {
+            w.x = data_u[i];
+        }
+        if (i + 1u < P.n) {
+            w.y = data_u[i + 1u];
+        }
+        if (i + 2u < P.n) {
+            w.z = data_u[i + 2u];
+        }
+        if (i + 3u < P.n) {
+            w.w = data_u[i + 3u];
+        }
     }
+    let x = bitcast<vec4<f32>>(w);
+    let c = vec4<u32>(cq(quantize_bits(x.x, w.x, w.x), 0u, i < P.n), cq(quantize_bits(x.y, w.y, w.y), 1u, i + 1u < P.n),
+                      cq(quantize_bits(x.z, w.z, w.z), 2u, i + 2u < P.n), cq(quantize_bits(x.w, w.w, w.w), 3u, i + 3u < P.n));
 #endif
-    if (i < P.n) {
-        c.x = cq(quantize_value(i), 0u);
-    }
-    if (i + 1u < P.n) {
-        c.y = cq(quantize_value(i + 1u), 1u);
-    }
-    if (i + 2u < P.n) {
-        c.z = cq(quantize_value(i + 2u), 2u);
-    }
-    if (i + 3u < P.n) {
-        c.w = cq(quantize_value(i + 3u), 3u);
-    }
     q_at += 4u;
     return c;
 }
@@ -137,13 +172,22 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
 // The walked quantity of a row: the x difference (1-D, 2-D), or in 3-D the 2-D Lorenzo
 // of the plane (x difference of row y minus that of row y - 1 inside the tile).
 // Leaves q_bad = the outlier bits of the 32 values at i.
+// One call site of row_d, in a loop of one or two rows, so the kernel holds a single
+// copy of the 32 quantizations.
 fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
-    var d = row_d(i, x, mu);
-    if (P.nz > 1u && y % P.ty != 0u) {
-        let bad = q_bad;
-        d = v32_sub(d, row_d(i - P.nx, x, mu));
-        q_bad = bad;
+    var d = v32_zero();
+    var bad = 0u;
+    let rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
+    for (var r = 0u; r < rows; r++) {
+        let e = row_d(i - r * P.nx, x, mu);
+        if (r == 0u) {
+            d = e;
+            bad = q_bad;
+        } else {
+            d = v32_sub(d, e);
+        }
     }
+    q_bad = bad;
     return d;
 }
 
@@ -227,25 +271,33 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     if (P.centering == 1u && live) {
         mu = code_at(((z - z % P.tz) * P.ny + (y - y % P.ty)) * P.nx + (x - x % P.tx));
     }
-    // the walked quantity of the plane before the first (0 at a tile's start)
+    // Pass 0 computes the walked quantity of the plane before the first (0 at a tile's
+    // start); passes 1..=P.walk are the steps. Every invocation runs every pass
+    // (uniform control flow for the barriers of the workgroup-memory maxima); steps
+    // past its walk's end do nothing. One call site of plane_d keeps one copy of the
+    // quantization code in the kernel.
     var prev = v32_zero();
-    if (live && lead != 0u) {
-        var py = y;
-        if (P.nz == 1u) {
-            py = y - 1u;
-        }
-        prev = plane_d(i0 - stride, x, py, mu);
+    var py = y;
+    if (P.nz == 1u) {
+        py = y - 1u;
     }
-    // every invocation runs P.walk steps (uniform control flow for the barriers of the
-    // workgroup-memory maxima); steps past its walk's end do nothing
-    for (var st = 0u; st < P.walk; st++) {
-        let i = i0 + st * stride;
-        let on = live && st < steps;
-        var r = v32_zero();
+    for (var ps = 0u; ps <= P.walk; ps++) {
+        let first = ps == 0u;
+        let st = ps - 1u;
+        let i = select(i0 + st * stride, i0 - stride, first);
+        let on = select(live && st < steps, live && lead != 0u, first);
+        var p = v32_zero();
         var bad = 0u;
         if (on) {
-            let p = plane_d(i, x, y, mu);
+            p = plane_d(i, x, select(y, py, first), mu);
             bad = q_bad;
+        }
+        if (first) {
+            prev = p;
+            continue;
+        }
+        var r = v32_zero();
+        if (on) {
             r = v32_packed(v32_sub(p, prev));
             prev = p;
             if (i + LANE > P.n) {
