@@ -79,7 +79,13 @@ pub fn parse(text: &str) -> (Vec<Record>, usize) {
         out.push(Record {
             preset,
             field,
-            adapter: if v.get("adapter").is_some() { s("adapter") } else { "?".into() },
+            // the adapter, with the backend when it is not the default wgpu one (CUDA and
+            // Vulkan records of one GPU share the adapter name)
+            adapter: match (v.get("adapter").is_some(), s("backend").as_str()) {
+                (false, _) => "?".into(),
+                (true, "cuda") => format!("{} (cuda)", s("adapter")),
+                (true, _) => s("adapter"),
+            },
             bits_per_value: num(&v, "bits_per_value"),
             psnr_db: num(&v, "psnr_db"),
             ratio: num(&v, "ratio"),
