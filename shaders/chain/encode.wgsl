@@ -286,23 +286,20 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         let st = ps - 1u;
         let i = select(i0 + st * stride, i0 - stride, first);
         let on = select(live && st < steps, live && lead != 0u, first);
-        var p = v32_zero();
+        var r = v32_zero();
         var bad = 0u;
         if (on) {
-            p = plane_d(i, x, select(y, py, first), mu);
+            // (pass 0: prev is still zero and r goes unused)
+            let p = plane_d(i, x, select(y, py, first), mu);
             bad = q_bad;
-        }
-        if (first) {
-            prev = p;
-            continue;
-        }
-        var r = v32_zero();
-        if (on) {
             r = v32_packed(v32_sub(p, prev));
             prev = p;
             if (i + LANE > P.n) {
                 r = v32_tail(r, i);
             }
+        }
+        if (first) {
+            continue;
         }
         var m = v32_max(r);
 #ifdef SUBGROUP
