@@ -1,7 +1,7 @@
 //! `fzwgpu report`: benchmark and evaluation records (the JSON objects that `bench
 //! --json` and `eval --json` print, one per line; text before the first `{` of a line
 //! is ignored, so logs such as docs/results/h200-validation.log read as they are) turned
-//! (a validation-log prefix "<preset> <field> ..." names the field) into a Markdown summary and SVG plots: throughput per preset per adapter, and
+//! (a validation-log prefix `"<preset> <field> ..."` names the field) into a Markdown summary and SVG plots: throughput per preset per adapter, and
 //! rate–distortion (bits/value against PSNR) per preset per field.
 
 use serde_json::Value;

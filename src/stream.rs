@@ -384,7 +384,7 @@ pub struct FieldBox {
 }
 
 impl FieldBox {
-    /// Parse "x0:x1,y0:y1[,z0:z1]" (missing trailing dims: the whole extent).
+    /// Parse `"x0:x1,y0:y1[,z0:z1]"` (missing trailing dims: the whole extent).
     pub fn parse(s: &str, dims: Dims) -> Result<Self> {
         let ext = [dims.x, dims.y, dims.z];
         let mut r = [(0, dims.x), (0, dims.y), (0, dims.z)];

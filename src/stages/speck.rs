@@ -13,7 +13,7 @@
 //!   set whose siblings were all insignificant is significant without a bit.
 //! - the refinement pass sends bit b of every pixel that was significant before it.
 //!
-//! Encoder and decoder run the same traversal ([`traverse`]); only the [`Io`] differs
+//! Encoder and decoder run the same traversal (`traverse`); only the `Io` differs
 //! (the encoder knows the magnitudes and writes bits, the decoder reads them). No
 //! entropy coder follows (as in SPERR); the stream ends at bit-plane 0, exact.
 //!

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::kernels::params::ScanParams;
 use crate::kernels::scan::TILE;
 
-/// Twin of `scan_reduce`: partials[t] = wrapping sum of tile t.
+/// Twin of `scan_reduce`: `partials[t]` = wrapping sum of tile t.
 pub fn scan_reduce(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: ScanParams = params(p)?;
     let input: &[u32] = view(b.ro[0], "scan_reduce.input")?;

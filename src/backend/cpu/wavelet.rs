@@ -282,7 +282,7 @@ pub fn corrected<F: SzxFloat>(w: f64, k: i32, p: &CorrectP<F>) -> F {
     to_field(ftz64(w + ftz64((k as f64 * p.step64) * p.one64)))
 }
 
-/// Twin of `correct_flag`: flags[i] = 1 where the trial reconstruction misses the bound.
+/// Twin of `correct_flag`: `flags[i] = 1` where the trial reconstruction misses the bound.
 pub fn correct_flag<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = correct_params::<F>(p)?;
     let raw: &[u32] = view(b.ro[0], "correct_flag.raw")?;
@@ -296,7 +296,7 @@ pub fn correct_flag<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     Ok(())
 }
 
-/// Twin of `correct_scatter`: entry pos[i] = [base + i, k, value lo, value hi] for every
+/// Twin of `correct_scatter`: entry `pos[i] = [base + i, k, value lo, value hi]` for every
 /// flagged i (entries past `cap` are dropped; the host sees the total and fails), and
 /// the chunk's total.
 pub fn correct_scatter<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
