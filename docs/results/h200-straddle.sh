@@ -1,5 +1,6 @@
 #!/bin/bash
-# NOT YET RUN (written 2026-12-03 after the device budget was spent): measure and
+# NOT YET RUN (written 2026-12-03 after the device budget was spent; folded into
+# h200-cuda5.sh, which runs it with the carried binary): measure and
 # validate chain_encode with blocks straddling rows (szp_composed on 288/480-wide
 # fields) on the H200. Run from the repository root with the binaries in .device/
 # (see ../shared/device/README.md), as for h200-chain4.sh.
