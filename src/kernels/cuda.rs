@@ -60,7 +60,8 @@ impl Default for CudaOptions {
 
 impl CudaOptions {
     /// From `FZWGPU_CUDA_CHECKS`: `on` (default), `clamp` (branch-free loads) or
-    /// `off` (no checks: diagnostic only, reads past a window are not zero).
+    /// `off` (no checks: diagnostic only; reads past a window are not zero, and loads
+    /// that WGSL evaluates eagerly, as both sides of `&&`, may leave the allocation).
     pub fn from_env() -> Self {
         let mut o = match std::env::var("FZWGPU_CUDA_CHECKS").as_deref() {
             Ok("off") => CudaOptions { bounds_checks: false, ..Default::default() },
