@@ -385,6 +385,13 @@ impl<'a> Writer<'a> {
         if nb == 0 {
             return Err("a kernel without storage bindings".into());
         }
+        // the host side serializes this struct (`CudaKernel::args`): the same layout
+        let params_offset = (12 * nb).div_ceil(16) * 16;
+        let size = (params_offset + params_size.max(1) as usize).div_ceil(16) * 16;
+        let _ = writeln!(
+            ctx,
+            "static_assert(sizeof(Args) == {size} && sizeof(((Args*)0)->ptr) + sizeof(((Args*)0)->len) <= {params_offset}, \"Args layout\");"
+        );
         self.out.push_str(&ctx);
         Ok((strides, params_size))
     }
