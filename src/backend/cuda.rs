@@ -10,6 +10,7 @@
 //! the wgpu backend's (size classes of 1/8 of a power of two, idle buffers kept up to
 //! the peak working set, at least 4 GiB).
 
+use super::pool::{size_class, BufferTable};
 use super::{validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
 use crate::kernels::cuda::{cuda_kernel, CudaKernel, CudaOptions};
@@ -38,16 +39,11 @@ struct Loaded {
     _module: sys::CUmodule,
 }
 
-#[derive(Default)]
-struct Slab {
-    bufs: Vec<Option<(sys::CUdeviceptr, u64)>>,
-    free_ids: Vec<u32>,
-    pool: Vec<(u64, sys::CUdeviceptr)>,
-    pool_bytes: u64,
-    live_bytes: u64,
-    peak_bytes: u64,
-    /// Ids of caller-owned allocations ([`CudaBackend::import`]): never pooled or freed.
-    external: Vec<u32>,
+/// A device allocation in the buffer table.
+struct Dev {
+    ptr: sys::CUdeviceptr,
+    /// Caller-owned ([`CudaBackend::import`]): never pooled or freed.
+    external: bool,
 }
 
 /// The CUDA backend.
@@ -58,7 +54,7 @@ pub struct CudaBackend {
     events: (sys::CUevent, sys::CUevent),
     arch: String,
     code: CudaOptions,
-    slab: Mutex<Slab>,
+    slab: Mutex<BufferTable<Dev>>,
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
     fail_allocs_after: Option<u64>,
     allocs: std::sync::atomic::AtomicU64,
@@ -267,7 +263,7 @@ impl CudaBackend {
             events,
             arch: format!("sm_{major}{minor}"),
             code,
-            slab: Mutex::new(Slab::default()),
+            slab: Mutex::new(BufferTable::default()),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),
             fail_allocs_after: opts.fail_allocs_after,
@@ -296,14 +292,14 @@ impl CudaBackend {
         Ok(l)
     }
 
-    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Slab>> {
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, BufferTable<Dev>>> {
         self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))
     }
 
     fn ptr(&self, s: &BufSlice) -> Result<sys::CUdeviceptr> {
         let slab = self.lock()?;
-        let (p, cap) =
-            slab.bufs.get(s.buf.0 as usize).and_then(|b| *b).ok_or_else(|| Error::Device(format!("buffer {} is not live", s.buf.0)))?;
+        let (Dev { ptr: p, .. }, cap) = slab.get(s.buf)?;
+        let (p, cap) = (*p, *cap);
         if s.offset.checked_add(s.size).is_none_or(|e| e > cap) {
             return Err(Error::Device(format!("window {}+{} outside buffer of {cap}", s.offset, s.size)));
         }
@@ -312,24 +308,19 @@ impl CudaBackend {
 
     fn trim_idle(&self) -> u64 {
         let Ok(mut slab) = self.lock() else { return 0 };
-        let mut freed = 0;
         let _ = self.bind();
-        for (c, p) in slab.pool.drain(..).collect::<Vec<_>>() {
+        let (idle, freed) = slab.drain_idle();
+        for d in idle {
             unsafe {
-                let _ = cu::free_sync(p);
+                let _ = cu::free_sync(d.ptr);
             }
-            freed += c;
         }
-        slab.pool_bytes = 0;
-        slab.live_bytes -= freed;
         freed
     }
 
     /// Buffers currently handed out (not in the pool, not imported): 0 between calls.
     pub fn live_buffers(&self) -> usize {
-        self.lock()
-            .map(|s| s.bufs.iter().enumerate().filter(|(i, b)| b.is_some() && !s.external.contains(&(*i as u32))).count())
-            .unwrap_or(usize::MAX)
+        self.lock().map(|s| s.live_ids().filter(|&i| s.get(BufId(i)).is_ok_and(|(d, _)| !d.external)).count()).unwrap_or(usize::MAX)
     }
 
     /// The device address of a live buffer (for interop and tests).
@@ -436,14 +427,10 @@ impl Drop for CudaBackend {
             unsafe {
                 let _ = cu::stream::synchronize(self.stream);
                 if let Ok(mut slab) = self.slab.lock() {
-                    let external = std::mem::take(&mut slab.external);
-                    for (i, b) in slab.bufs.drain(..).enumerate() {
-                        if let (Some((p, _)), false) = (b, external.contains(&(i as u32))) {
-                            let _ = cu::free_sync(p);
+                    for d in slab.drain_all() {
+                        if !d.external {
+                            let _ = cu::free_sync(d.ptr);
                         }
-                    }
-                    for (_, p) in slab.pool.drain(..) {
-                        let _ = cu::free_sync(p);
                     }
                 }
                 if let Ok(mut k) = self.kernels.lock() {
@@ -473,17 +460,10 @@ impl Backend for CudaBackend {
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
-        let bytes = bytes.max(16);
-        let p = bytes.next_power_of_two();
-        let step = (p / 8).max(256);
-        let cap = bytes.next_multiple_of(step);
+        let cap = size_class(bytes);
         let mut slab = self.lock()?;
-        let ptr = match slab.pool.iter().position(|(c, _)| *c == cap) {
-            Some(i) => {
-                let (_, b) = slab.pool.swap_remove(i);
-                slab.pool_bytes -= cap;
-                b
-            }
+        let dev = match slab.take_idle(cap) {
+            Some(d) => d,
             None => {
                 drop(slab);
                 let k = self.allocs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -499,60 +479,33 @@ impl Backend for CudaBackend {
                     Err(e) => return Err(dev_err(&format!("allocate {cap} bytes"), e)),
                 };
                 slab = self.lock()?;
-                slab.live_bytes += cap;
-                slab.peak_bytes = slab.peak_bytes.max(slab.live_bytes);
-                ptr
+                slab.allocated(cap);
+                Dev { ptr, external: false }
             }
         };
-        let id = match slab.free_ids.pop() {
-            Some(id) => {
-                slab.bufs[id as usize] = Some((ptr, cap));
-                id
-            }
-            None => {
-                slab.bufs.push(Some((ptr, cap)));
-                (slab.bufs.len() - 1) as u32
-            }
-        };
-        Ok(BufId(id))
+        Ok(slab.insert(dev, cap))
     }
 
     fn release_buffer(&self, id: BufId) {
-        if let Ok(mut slab) = self.lock() {
-            if let Some(i) = slab.external.iter().position(|e| *e == id.0) {
-                slab.external.swap_remove(i);
-                if slab.bufs.get_mut(id.0 as usize).and_then(Option::take).is_some() {
-                    slab.free_ids.push(id.0);
-                }
-                return;
-            }
-            if let Some((p, cap)) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
-                slab.free_ids.push(id.0);
-                if slab.pool_bytes + cap <= slab.peak_bytes.max(4 << 30) {
-                    slab.pool_bytes += cap;
-                    slab.pool.push((cap, p));
-                } else {
-                    slab.live_bytes -= cap;
-                    drop(slab);
-                    if self.bind().is_ok() {
-                        // the stream may still use it: wait first
-                        let _ = self.sync();
-                        unsafe {
-                            let _ = cu::free_sync(p);
-                        }
-                    }
+        let Ok(mut slab) = self.lock() else { return };
+        let Some((d, cap)) = slab.remove(id) else { return };
+        if d.external {
+            return;
+        }
+        if let Some(d) = slab.release(d, cap) {
+            drop(slab);
+            if self.bind().is_ok() {
+                // the stream may still use it: wait first
+                let _ = self.sync();
+                unsafe {
+                    let _ = cu::free_sync(d.ptr);
                 }
             }
         }
     }
 
     fn buffer_size(&self, id: BufId) -> Result<u64> {
-        let slab = self.lock()?;
-        slab.bufs
-            .get(id.0 as usize)
-            .and_then(|b| b.as_ref())
-            .map(|(_, c)| *c)
-            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+        Ok(self.lock()?.get(id)?.1)
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
@@ -636,19 +589,7 @@ impl CudaBackend {
         if ptr == 0 || !ptr.is_multiple_of(16) || bytes == 0 {
             return Err(Error::Input(format!("device memory at {ptr:#x} ({bytes} bytes): not 16-byte aligned or empty")));
         }
-        let mut slab = self.lock()?;
-        let id = match slab.free_ids.pop() {
-            Some(id) => {
-                slab.bufs[id as usize] = Some((ptr, bytes));
-                id
-            }
-            None => {
-                slab.bufs.push(Some((ptr, bytes)));
-                (slab.bufs.len() - 1) as u32
-            }
-        };
-        slab.external.push(id);
-        Ok(BufId(id))
+        Ok(self.lock()?.insert(Dev { ptr, external: true }, bytes))
     }
 
     /// Make this backend's stream wait for the work queued so far on the caller's

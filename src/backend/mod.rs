@@ -8,6 +8,7 @@
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+mod pool;
 pub mod wgpu;
 
 use crate::error::{Error, Result};

@@ -3,6 +3,7 @@
 //! [`Recording`] becomes one queue submission with GPU timestamps around it; readbacks
 //! go through one reused staging buffer.
 
+use super::pool::{size_class, BufferTable};
 use super::{grid, validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
 use crate::kernels::{self, BindKind, Kernel, Variant};
@@ -53,18 +54,6 @@ struct Pipe {
     uniform_size: u64,
 }
 
-struct Slab {
-    bufs: Vec<Option<(wgpu::Buffer, u64)>>,
-    free_ids: Vec<u32>,
-    pool: Vec<(u64, wgpu::Buffer)>,
-    pool_bytes: u64,
-    /// Bytes of pool-class buffers that exist (handed out or idle in the pool).
-    live_bytes: u64,
-    /// Most bytes ever live at once (pooled and in use): the pool keeps up to this much
-    /// idle, so a workload that repeats (the same field size) never reallocates.
-    peak_bytes: u64,
-}
-
 struct Timestamps {
     set: wgpu::QuerySet,
     resolve: wgpu::Buffer,
@@ -77,7 +66,7 @@ pub struct WgpuBackend {
     device: wgpu::Device,
     queue: wgpu::Queue,
     pipes: Mutex<HashMap<(Kernel, Variant), Arc<Pipe>>>,
-    slab: Mutex<Slab>,
+    slab: Mutex<BufferTable<wgpu::Buffer>>,
     params: Mutex<Option<(u64, wgpu::Buffer)>>,
     staging: Mutex<Option<(u64, wgpu::Buffer)>>,
     /// Upload staging: two persistent MAP_WRITE buffers of UPLOAD_CHUNK bytes, each
@@ -226,14 +215,7 @@ impl WgpuBackend {
             device,
             queue,
             pipes: Mutex::new(HashMap::new()),
-            slab: Mutex::new(Slab {
-                bufs: Vec::new(),
-                free_ids: Vec::new(),
-                pool: Vec::new(),
-                pool_bytes: 0,
-                live_bytes: 0,
-                peak_bytes: 0,
-            }),
+            slab: Mutex::new(BufferTable::default()),
             params: Mutex::new(None),
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),
@@ -344,16 +326,12 @@ impl WgpuBackend {
 
     /// Device buffers currently handed out (not in the pool): 0 between calls.
     pub fn live_buffers(&self) -> usize {
-        self.slab.lock().map(|s| s.bufs.iter().filter(|b| b.is_some()).count()).unwrap_or(usize::MAX)
+        self.slab.lock().map(|s| s.live_ids().count()).unwrap_or(usize::MAX)
     }
 
     fn get_buf(&self, id: BufId) -> Result<wgpu::Buffer> {
         let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
-        slab.bufs
-            .get(id.0 as usize)
-            .and_then(|b| b.as_ref())
-            .map(|(b, _)| b.clone())
-            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+        Ok(slab.get(id)?.0.clone())
     }
 
     fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
@@ -555,12 +533,10 @@ impl WgpuBackend {
     /// Destroy the idle pooled buffers; returns the bytes freed.
     fn trim_idle(&self) -> u64 {
         let Ok(mut slab) = self.slab.lock() else { return 0 };
-        let freed: u64 = slab.pool.iter().map(|(c, _)| *c).sum();
-        for (_, b) in slab.pool.drain(..) {
+        let (idle, freed) = slab.drain_idle();
+        for b in idle {
             b.destroy();
         }
-        slab.pool_bytes = 0;
-        slab.live_bytes -= freed;
         freed
     }
 
@@ -703,26 +679,16 @@ impl Backend for WgpuBackend {
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
-        // size classes of 1/8 of a power of two keep pool reuse high and waste <= 12.5%
-        let bytes = bytes.max(16);
-        let p = bytes.next_power_of_two();
-        let step = (p / 8).max(256);
-        let cap = bytes.next_multiple_of(step);
+        let cap = size_class(bytes);
         let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
-        let buf = match slab.pool.iter().position(|(c, _)| *c == cap) {
-            Some(i) => {
-                let (_, b) = slab.pool.swap_remove(i);
-                slab.pool_bytes -= cap;
-                b
-            }
+        let buf = match slab.take_idle(cap) {
+            Some(b) => b,
             None => {
                 if let Some(limit) = self.memory_limit {
                     // free idle buffers first, then refuse
                     while slab.live_bytes + cap > limit {
-                        let Some((c, b)) = slab.pool.pop() else { break };
+                        let Some((_, b)) = slab.pop_idle() else { break };
                         b.destroy();
-                        slab.pool_bytes -= c;
-                        slab.live_bytes -= c;
                     }
                     if slab.live_bytes + cap > limit {
                         return Err(Error::OutOfMemory(format!(
@@ -742,37 +708,21 @@ impl Backend for WgpuBackend {
                     Err(e) => return Err(e),
                 };
                 slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
-                slab.live_bytes += cap;
-                slab.peak_bytes = slab.peak_bytes.max(slab.live_bytes);
+                slab.allocated(cap);
                 b
             }
         };
-        let id = match slab.free_ids.pop() {
-            Some(id) => {
-                slab.bufs[id as usize] = Some((buf, cap));
-                id
-            }
-            None => {
-                slab.bufs.push(Some((buf, cap)));
-                (slab.bufs.len() - 1) as u32
-            }
-        };
-        Ok(BufId(id))
+        Ok(slab.insert(buf, cap))
     }
 
     fn release_buffer(&self, id: BufId) {
         if let Ok(mut slab) = self.slab.lock() {
-            if let Some((b, cap)) = slab.bufs.get_mut(id.0 as usize).and_then(Option::take) {
-                slab.free_ids.push(id.0);
-                // keep idle buffers for reuse: up to the peak working set (at least 4 GiB),
-                // so repeated calls on one field size allocate nothing (an allocation that
-                // fails frees the idle buffers and retries; trim_pool frees them on demand)
-                if slab.pool_bytes + cap <= slab.peak_bytes.max(4 << 30) {
-                    slab.pool_bytes += cap;
-                    slab.pool.push((cap, b));
-                } else {
+            if let Some((b, cap)) = slab.remove(id) {
+                // idle buffers are kept for reuse within the pool's budget (an
+                // allocation that fails frees them and retries; trim_pool frees them on
+                // demand)
+                if let Some(b) = slab.release(b, cap) {
                     b.destroy();
-                    slab.live_bytes -= cap;
                 }
             }
         }
@@ -780,11 +730,7 @@ impl Backend for WgpuBackend {
 
     fn buffer_size(&self, id: BufId) -> Result<u64> {
         let slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
-        slab.bufs
-            .get(id.0 as usize)
-            .and_then(|b| b.as_ref())
-            .map(|(_, c)| *c)
-            .ok_or_else(|| Error::Device(format!("buffer {} is not live", id.0)))
+        Ok(slab.get(id)?.1)
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
