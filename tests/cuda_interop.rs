@@ -7,13 +7,7 @@ mod common;
 use common::*;
 use cudarc::driver::result as cu;
 use fzwgpu::backend::cuda::{compress_from_device, decompress_to_device, CudaBackend, CudaBackendOptions};
-use fzwgpu::{DataType, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline};
-
-fn pipeline(preset: &str) -> Pipeline {
-    let mut p = Pipeline::from_preset(preset).unwrap();
-    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
-    p
-}
+use fzwgpu::{DataType, Dims, Error, Field};
 
 #[test]
 fn compress_and_decompress_through_device_pointers() {
@@ -33,8 +27,8 @@ fn compress_and_decompress_through_device_pointers() {
         for (what, at) in [("aligned", src), ("unaligned", src + 4)] {
             cu::memcpy_htod_sync(at, &field.bytes).unwrap();
             for preset in ["szx", "szp_composed", "szp_centered"] {
-                let host = pipeline(preset).compress(cpu.as_ref(), &field).unwrap();
-                let dev = compress_from_device(&mut pipeline(preset), &be, DataType::F32, dims, at, 0).unwrap();
+                let host = noa_pipeline(preset).compress(cpu.as_ref(), &field).unwrap();
+                let dev = compress_from_device(&mut noa_pipeline(preset), &be, DataType::F32, dims, at, 0).unwrap();
                 assert_eq!(host.bytes, dev.bytes, "{preset} {what}: archive differs from the host path");
                 let want = fzwgpu::decompress(cpu.as_ref(), &host.bytes, &Default::default()).unwrap();
                 cu::memset_d8_sync(dst, 0xA5, bytes + 16).unwrap();
@@ -48,7 +42,7 @@ fn compress_and_decompress_through_device_pointers() {
                 assert!(matches!(small, Err(Error::Input(_))), "{preset}: too small a destination must be an input error");
             }
         }
-        assert!(matches!(compress_from_device(&mut pipeline("szx"), &be, DataType::F32, dims, 0, 0), Err(Error::Input(_))));
+        assert!(matches!(compress_from_device(&mut noa_pipeline("szx"), &be, DataType::F32, dims, 0, 0), Err(Error::Input(_))));
         cu::free_sync(src).unwrap();
         cu::free_sync(dst).unwrap();
     }
@@ -58,25 +52,17 @@ fn compress_and_decompress_through_device_pointers() {
 /// `OutOfMemory` errors, never a panic or a wrong archive, and every buffer returns.
 #[test]
 fn cuda_allocation_failures_are_typed_errors() {
-    let v: Vec<f32> = (0..200_000).map(|i| if i == 999 { f32::NAN } else { (i as f32 * 0.001).sin() * 30.0 }).collect();
-    let f = Field::from_f32(Dims::new(400, 500, 1).unwrap(), &v).unwrap();
+    let f = fault_field();
     let cpu = cpu();
     for preset in ["szx", "szp_composed", "szp_centered"] {
-        let good = pipeline(preset).compress(cpu.as_ref(), &f).unwrap().bytes;
-        let mut failed = 0;
-        for k in 0..30u64 {
-            let be =
-                CudaBackend::new(&CudaBackendOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("CUDA device and NVRTC");
-            match pipeline(preset).compress(&be, &f) {
-                Ok(c) => assert!(c.bytes == good, "{preset}: run with allocation {k} failing wrote a different archive"),
-                Err(Error::OutOfMemory(m)) => {
-                    assert!(m.contains("injected"), "{m}");
-                    failed += 1;
-                }
-                Err(e) => panic!("{preset}: allocation {k} failing gave {e:?}, expected OutOfMemory"),
-            }
-            assert_eq!(be.live_buffers(), 0, "{preset}: buffers not returned after allocation {k} failed");
-        }
-        assert!(failed > 3, "{preset}: the injected failures were not reached ({failed})");
+        let good = noa_pipeline(preset).compress(cpu.as_ref(), &f).unwrap().bytes;
+        alloc_failure_sweep(
+            preset,
+            &f,
+            &good,
+            30,
+            |k| CudaBackend::new(&CudaBackendOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("CUDA device and NVRTC"),
+            CudaBackend::live_buffers,
+        );
     }
 }

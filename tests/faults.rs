@@ -8,57 +8,33 @@ use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
 use fzwgpu::{Backend, Dims, Error, ErrorBound, ErrorMode, Field, Pipeline};
 use std::time::Duration;
 
-fn field() -> Field {
-    let v: Vec<f32> = (0..200_000).map(|i| if i == 999 { f32::NAN } else { (i as f32 * 0.001).sin() * 30.0 }).collect();
-    Field::from_f32(Dims::new(400, 500, 1).unwrap(), &v).unwrap()
-}
-
-fn pipeline(preset: &str) -> Pipeline {
-    let mut p = Pipeline::from_preset(preset).unwrap();
-    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
-    p
-}
-
 #[test]
 fn allocation_failures_anywhere_are_typed_errors() {
-    let f = field();
+    let f = fault_field();
     let reference = gpu();
     for preset in ["szx", "szp_composed", "szp_centered"] {
-        let good = pipeline(preset).compress(reference.as_ref(), &f).unwrap().bytes;
-        let mut failed = 0;
-        for k in 0..40u64 {
-            let be = WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("wgpu adapter");
-            match pipeline(preset).compress(&be, &f) {
-                Ok(c) => {
-                    assert!(c.bytes == good, "{preset}: run with allocation {k} failing wrote a different archive");
-                    match fzwgpu::decompress(&be, &c.bytes, &Default::default()) {
-                        Ok(d) => assert_eq!(d.field.bytes.len(), f.bytes.len()),
-                        Err(Error::OutOfMemory(m)) => assert!(m.contains("injected"), "{m}"),
-                        Err(e) => panic!("{preset}: decompress with allocation {k} failing: unexpected {e:?}"),
-                    }
-                }
-                Err(Error::OutOfMemory(m)) => {
-                    assert!(m.contains("injected"), "{m}");
-                    failed += 1;
-                }
-                Err(e) => panic!("{preset}: allocation {k} failing gave {e:?}, expected OutOfMemory"),
-            }
-            assert_eq!(be.live_buffers(), 0, "{preset}: buffers not returned after allocation {k} failed");
-        }
-        assert!(failed > 3, "{preset}: the injected failures were not reached ({failed})");
+        let good = noa_pipeline(preset).compress(reference.as_ref(), &f).unwrap().bytes;
+        alloc_failure_sweep(
+            preset,
+            &f,
+            &good,
+            40,
+            |k| WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("wgpu adapter"),
+            WgpuBackend::live_buffers,
+        );
     }
 }
 
 #[test]
 fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
-    let f = field();
+    let f = fault_field();
     let be = WgpuBackend::new(&WgpuOptions::default()).expect("wgpu adapter");
     assert_eq!(be.info().api, "Vulkan");
-    let good = pipeline("szp_centered").compress(&be, &f).unwrap().bytes;
+    let good = noa_pipeline("szp_centered").compress(&be, &f).unwrap().bytes;
     be.set_poll_timeout(Some(Duration::ZERO));
     let mut timed_out = 0;
     for _ in 0..5 {
-        match pipeline("szp_centered").compress(&be, &f) {
+        match noa_pipeline("szp_centered").compress(&be, &f) {
             Err(Error::Device(m)) => {
                 assert!(m.contains("limit"), "{m}");
                 timed_out += 1;
@@ -71,8 +47,8 @@ fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
     assert!(timed_out > 0, "a zero wait limit never timed out");
     be.set_poll_timeout(None);
     for preset in ["szx", "szp_composed", "szp_centered"] {
-        let c = pipeline(preset).compress(&be, &f).unwrap();
-        let reference = pipeline(preset).compress(gpu().as_ref(), &f).unwrap();
+        let c = noa_pipeline(preset).compress(&be, &f).unwrap();
+        let reference = noa_pipeline(preset).compress(gpu().as_ref(), &f).unwrap();
         assert!(c.bytes == reference.bytes, "{preset}: archive after the timeouts differs");
         let d = fzwgpu::decompress(&be, &c.bytes, &Default::default()).unwrap();
         let (_, bad) = check_f32(&f32_from(&f.bytes), &f32_from(&d.field.bytes), c.report.bounds[0].1);
@@ -82,12 +58,12 @@ fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
 
 #[test]
 fn a_lost_device_is_a_typed_error() {
-    let f = field();
+    let f = fault_field();
     let be = WgpuBackend::new(&WgpuOptions::default()).expect("wgpu adapter");
-    let c = pipeline("szx").compress(&be, &f).unwrap();
+    let c = noa_pipeline("szx").compress(&be, &f).unwrap();
     be.destroy_device();
     for _ in 0..2 {
-        match pipeline("szx").compress(&be, &f) {
+        match noa_pipeline("szx").compress(&be, &f) {
             Err(Error::Device(_) | Error::OutOfMemory(_)) => {}
             other => panic!("compress on a lost device: {:?}", other.map(|c| c.bytes.len())),
         }
@@ -108,7 +84,7 @@ fn a_field_larger_than_device_memory_streams() {
     let bytes = f32_bytes(&v);
     let f = Field::new(fzwgpu::DataType::F32, dims, bytes.clone()).unwrap();
     let be = WgpuBackend::new(&WgpuOptions { memory_limit: Some(16 << 20), ..Default::default() }).expect("wgpu adapter");
-    match pipeline("szp_centered").compress(&be, &f) {
+    match noa_pipeline("szp_centered").compress(&be, &f) {
         Err(Error::OutOfMemory(m)) => assert!(m.contains("limit"), "{m}"),
         other => panic!("a 32 MiB field under a 16 MiB device limit: {:?}", other.map(|c| c.bytes.len())),
     }

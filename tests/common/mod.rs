@@ -220,3 +220,52 @@ pub fn gpu_plain() -> Arc<dyn Backend> {
     })
     .clone()
 }
+
+/// A preset with every bound set to NOA 1e-3.
+pub fn noa_pipeline(preset: &str) -> fzwgpu::Pipeline {
+    let mut p = fzwgpu::Pipeline::from_preset(preset).unwrap();
+    p.override_bound(fzwgpu::ErrorBound::new(fzwgpu::ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+    p
+}
+
+/// The fault tests' field: 400 x 500 float32 with one NaN.
+pub fn fault_field() -> fzwgpu::Field {
+    let v: Vec<f32> = (0..200_000).map(|i| if i == 999 { f32::NAN } else { (i as f32 * 0.001).sin() * 30.0 }).collect();
+    fzwgpu::Field::from_f32(fzwgpu::Dims::new(400, 500, 1).unwrap(), &v).unwrap()
+}
+
+/// Compress `preset` on backends whose device allocations fail after k = 0..kmax
+/// (`make(k)`): every run writes `good` (and decodes) or fails with the injected
+/// `OutOfMemory`, and every buffer goes back (`live(&backend) == 0`). Asserts that
+/// the failures were reached.
+pub fn alloc_failure_sweep<B: Backend>(
+    preset: &str,
+    f: &fzwgpu::Field,
+    good: &[u8],
+    kmax: u64,
+    make: impl Fn(u64) -> B,
+    live: impl Fn(&B) -> usize,
+) {
+    use fzwgpu::Error;
+    let mut failed = 0;
+    for k in 0..kmax {
+        let be = make(k);
+        match noa_pipeline(preset).compress(&be, f) {
+            Ok(c) => {
+                assert!(c.bytes == good, "{preset}: run with allocation {k} failing wrote a different archive");
+                match fzwgpu::decompress(&be, &c.bytes, &Default::default()) {
+                    Ok(d) => assert_eq!(d.field.bytes.len(), f.bytes.len()),
+                    Err(Error::OutOfMemory(m)) => assert!(m.contains("injected"), "{m}"),
+                    Err(e) => panic!("{preset}: decompress with allocation {k} failing: unexpected {e:?}"),
+                }
+            }
+            Err(Error::OutOfMemory(m)) => {
+                assert!(m.contains("injected"), "{m}");
+                failed += 1;
+            }
+            Err(e) => panic!("{preset}: allocation {k} failing gave {e:?}, expected OutOfMemory"),
+        }
+        assert_eq!(live(&be), 0, "{preset}: buffers not returned after allocation {k} failed");
+    }
+    assert!(failed > 3, "{preset}: the injected failures were not reached ({failed})");
+}
