@@ -100,11 +100,17 @@ pub fn libraries_present() -> (bool, bool) {
 /// the CPU twins compute a * b + c in two roundings), no flush to zero, exact
 /// division and square root.
 pub fn compile(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
+    let k = cuda_kernel(kernel, variant, code)?;
+    let image = compile_source(kernel, &k, arch)?;
+    Ok((k, image))
+}
+
+/// [`compile`] of an already generated kernel.
+fn compile_source(kernel: Kernel, k: &CudaKernel, arch: &str) -> Result<Vec<u8>> {
     use cudarc::nvrtc::{result as rtc, sys as rsys};
     if !libraries_present().1 {
         return Err(Error::NoAdapter("NVRTC (libnvrtc) not found: set LD_LIBRARY_PATH to CUDA's lib directory".into()));
     }
-    let k = cuda_kernel(kernel, variant, code)?;
     let err = |what: &str, e: rtc::NvrtcError| Error::Unsupported(format!("{}: NVRTC {what}: {e:?}", kernel.name()));
     let src = CString::new(k.source.as_bytes()).map_err(|_| Error::Unsupported("generated source with a NUL byte".into()))?;
     let name = CString::new(format!("{}.cu", kernel.name())).map_err(|_| Error::Unsupported("kernel name".into()))?;
@@ -140,7 +146,7 @@ pub fn compile(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) 
     unsafe {
         let _ = rtc::destroy_program(prog);
     }
-    Ok((k, out?))
+    out
 }
 
 /// The kernel cache folder: `FZWGPU_CACHE_DIR`, else `$XDG_CACHE_HOME/fzwgpu`, else
@@ -175,7 +181,7 @@ fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &st
             return Ok((k, image));
         }
     }
-    let (k, image) = compile(kernel, variant, code, arch)?;
+    let image = compile_source(kernel, &k, arch)?;
     if let Some(d) = path.parent() {
         let _ = std::fs::create_dir_all(d);
     }
@@ -338,11 +344,8 @@ impl CudaBackend {
                     addrs.push(self.ptr(s)?);
                     sizes.push(s.size);
                 }
-                let blob = l.k.args(&addrs, &sizes, params)?;
-                // 16-byte aligned copy of the argument
-                let mut aligned = vec![0u128; blob.len().div_ceil(16)];
-                bytemuck::cast_slice_mut::<u128, u8>(&mut aligned)[..blob.len()].copy_from_slice(&blob);
-                let mut args = [aligned.as_mut_ptr() as *mut c_void];
+                let mut blob = l.k.args(&addrs, &sizes, params)?;
+                let mut args = [blob.as_mut_ptr() as *mut c_void];
                 let [x, y, z] = l.k.workgroup_size;
                 unsafe { cu::launch_kernel(l.func, (*groups, 1, 1), (x, y, z), 0, self.stream, &mut args) }
                     .map_err(|e| dev_err(&format!("launch {} over {groups} workgroups", kernel.name()), e))?;

@@ -99,13 +99,14 @@ impl CudaKernel {
     }
 
     /// Serialize the kernel's argument: binding addresses and window lengths (bytes),
-    /// then the params.
-    pub fn args(&self, addrs: &[u64], window_bytes: &[u64], params: &[u8]) -> Result<Vec<u8>> {
+    /// then the params, in 16-byte-aligned storage (the launch reads it in place).
+    pub fn args(&self, addrs: &[u64], window_bytes: &[u64], params: &[u8]) -> Result<Vec<u128>> {
         let nb = self.binding_strides.len();
         if addrs.len() != nb || window_bytes.len() != nb || params.len() != self.params_size as usize {
             return Err(Error::Device(format!("{}: arguments do not match the kernel's interface", self.entry)));
         }
-        let mut a = vec![0u8; self.args_size()];
+        let mut words = vec![0u128; self.args_size() / 16];
+        let a: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
         for k in 0..nb {
             a[8 * k..8 * k + 8].copy_from_slice(&addrs[k].to_le_bytes());
             let len = window_bytes[k] / self.binding_strides[k].max(1) as u64;
@@ -118,7 +119,7 @@ impl CudaKernel {
         }
         let o = self.params_offset();
         a[o..o + params.len()].copy_from_slice(params);
-        Ok(a)
+        Ok(words)
     }
 }
 
@@ -1071,6 +1072,27 @@ enum PointeeKind<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The argument blob puts addresses, element counts and params where the generated
+    /// `Args` struct has them (its size is static_asserted in the source).
+    #[test]
+    fn args_blob_layout() {
+        let k = cuda_kernel(Kernel::SzxUnpack, Variant { f64: false, subgroup: true }, CudaOptions::default()).unwrap();
+        let nb = k.binding_strides.len();
+        assert!(k.source.contains(&format!("static_assert(sizeof(Args) == {}", k.args_size())));
+        let addrs: Vec<u64> = (0..nb as u64).map(|i| 0x1000 * (i + 1)).collect();
+        let sizes: Vec<u64> = k.binding_strides.iter().map(|s| 64 * *s as u64).collect();
+        let params: Vec<u8> = (0..k.params_size).map(|i| i as u8).collect();
+        let words = k.args(&addrs, &sizes, &params).unwrap();
+        let a: &[u8] = bytemuck::cast_slice(&words);
+        assert_eq!(a.len(), k.args_size());
+        for i in 0..nb {
+            assert_eq!(u64::from_le_bytes(a[8 * i..8 * i + 8].try_into().unwrap()), addrs[i]);
+            assert_eq!(u32::from_le_bytes(a[8 * nb + 4 * i..8 * nb + 4 * i + 4].try_into().unwrap()), 64);
+        }
+        assert_eq!(&a[k.params_offset()..k.params_offset() + params.len()], &params[..]);
+        assert!(k.args(&addrs[1..], &sizes[1..], &params).is_err());
+    }
 
     /// Every variant of every kernel translates (compiling it needs NVRTC: the cuda
     /// backend's tests do that).
