@@ -377,9 +377,12 @@ impl CudaBackend {
             if k >= 2 {
                 unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("upload", e))?;
             }
+            // SAFETY: `buf` is a pinned staging buffer of STAGE_BYTES >= chunk.len()
+            // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
-                std::ptr::copy_nonoverlapping(chunk.as_ptr(), buf, chunk.len());
-                std::slice::from_raw_parts(buf as *const u8, chunk.len())
+                let s = std::slice::from_raw_parts_mut(buf, chunk.len());
+                crate::hostmem::par_copy(s, chunk);
+                &*s
             };
             let at = dst + (k * STAGE_BYTES) as u64;
             unsafe { cu::memcpy_htod_async(at, staged, self.stream) }.map_err(|e| dev_err("upload", e))?;
@@ -413,7 +416,9 @@ impl CudaBackend {
             unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("readback", e))?;
             let o = &mut out[k * STAGE_BYTES..];
             let len = STAGE_BYTES.min(o.len());
-            unsafe { std::ptr::copy_nonoverlapping(buf as *const u8, o.as_mut_ptr(), len) };
+            // SAFETY: the staging buffer holds `len` bytes the copy (waited on) wrote;
+            // threads copy them out so the first-touch faults of `out` run in parallel.
+            crate::hostmem::par_copy(&mut o[..len], unsafe { std::slice::from_raw_parts(buf as *const u8, len) });
         }
         self.sync()
     }
