@@ -287,10 +287,11 @@ impl CudaBackend {
         if let Some(l) = cache.get(&(kernel, variant)) {
             return Ok(l.clone());
         }
-        let (k, ptx) = compile_cached(kernel, variant, self.code, &self.arch)?;
-        let ptx = CString::new(ptx).map_err(|_| Error::Device("PTX with a NUL byte".into()))?;
+        let (k, image) = compile_cached(kernel, variant, self.code, &self.arch)?;
+        // SAFETY: `image` is a complete CUBIN (an ELF image, checked by compile_cached
+        // for cached ones), which cuModuleLoadData reads in full before returning.
         let module =
-            unsafe { cu::module::load_data(ptx.as_ptr() as *const c_void) }.map_err(|e| dev_err(&format!("load {}", kernel.name()), e))?;
+            unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }.map_err(|e| dev_err(&format!("load {}", kernel.name()), e))?;
         let name = CString::new(k.entry.clone()).map_err(|_| Error::Device("kernel name with a NUL byte".into()))?;
         let func = unsafe { cu::module::get_function(module, name) }.map_err(|e| dev_err(&format!("find {}", kernel.name()), e))?;
         let l = Arc::new(Loaded { func, k, _module: module });
@@ -720,6 +721,9 @@ mod tests {
         let (_, b) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
         let warm = t.elapsed();
         assert_eq!(a, b);
+        // what CudaBackend hands to cuModuleLoadData as is: an ELF image (with NUL
+        // bytes, so never through a C string)
+        assert!(a.starts_with(b"\x7fELF") && a.contains(&0u8), "not a CUBIN image");
         assert!(warm < cold, "cache hit {warm:?} not faster than the compile {cold:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
