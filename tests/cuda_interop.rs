@@ -66,3 +66,28 @@ fn cuda_allocation_failures_are_typed_errors() {
         );
     }
 }
+
+/// A damaged kernel cache (a truncated file that still starts like a CUBIN) costs a
+/// recompile, never an error: the backend replaces the file and gives the same archive.
+#[test]
+fn damaged_kernel_cache_is_recompiled() {
+    let dir = std::env::temp_dir().join(format!("fzwgpu-damaged-cache-{}", std::process::id()));
+    std::env::set_var("FZWGPU_CACHE_DIR", &dir);
+    let f = fault_field();
+    let good = {
+        let be = CudaBackend::new(&Default::default()).expect("CUDA device and NVRTC");
+        noa_pipeline("szx").compress(&be, &f).unwrap().bytes
+    };
+    let mut damaged = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        std::fs::write(e.path(), b"\x7fELF\x02\x01\x01\x00truncated").unwrap();
+        damaged += 1;
+    }
+    assert!(damaged > 0, "nothing was cached in {}", dir.display());
+    let be = CudaBackend::new(&Default::default()).expect("CUDA device and NVRTC");
+    assert_eq!(noa_pipeline("szx").compress(&be, &f).unwrap().bytes, good, "archive after the recompile differs");
+    let repaired = std::fs::read_dir(&dir).unwrap().flatten().filter(|e| std::fs::metadata(e.path()).map_or(false, |m| m.len() > 1000)).count();
+    // (the other tests of this binary may share the folder: only count replacements)
+    assert!(repaired > 0, "no damaged cache file was replaced");
+    let _ = std::fs::remove_dir_all(&dir);
+}

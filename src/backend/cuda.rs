@@ -169,27 +169,39 @@ fn cache_dir() -> std::path::PathBuf {
 /// each CLI call would pay it). A cache that cannot be read or written only costs the
 /// compile.
 fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
-    use std::hash::{Hash, Hasher};
     let k = cuda_kernel(kernel, variant, code)?;
-    let (mut a, mut b) = (0i32, 0i32);
-    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut a, &mut b) };
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (&k.source, arch, a, b, env!("CARGO_PKG_VERSION")).hash(&mut h);
-    let path = cache_dir().join(format!("cuda-{}-{arch}-{:016x}.cubin", kernel.name(), h.finish()));
-    if let Ok(image) = std::fs::read(&path) {
+    if let Ok(image) = std::fs::read(cache_path(kernel, &k, arch)) {
         if image.starts_with(b"\x7fELF") {
             return Ok((k, image));
         }
     }
     let image = compile_source(kernel, &k, arch)?;
+    store_cached(kernel, &k, arch, &image);
+    Ok((k, image))
+}
+
+/// The cache file of a generated kernel: keyed by its source, the architecture, the
+/// NVRTC version and the crate version.
+fn cache_path(kernel: Kernel, k: &CudaKernel, arch: &str) -> std::path::PathBuf {
+    use std::hash::{Hash, Hasher};
+    let (mut a, mut b) = (0i32, 0i32);
+    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut a, &mut b) };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&k.source, arch, a, b, env!("CARGO_PKG_VERSION")).hash(&mut h);
+    cache_dir().join(format!("cuda-{}-{arch}-{:016x}.cubin", kernel.name(), h.finish()))
+}
+
+/// Write a compiled image to the cache (best effort: an unwritable cache only costs
+/// compile time), atomically through a temporary file.
+fn store_cached(kernel: Kernel, k: &CudaKernel, arch: &str, image: &[u8]) {
+    let path = cache_path(kernel, k, arch);
     if let Some(d) = path.parent() {
         let _ = std::fs::create_dir_all(d);
     }
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, &image).is_ok() {
+    if std::fs::write(&tmp, image).is_ok() {
         let _ = std::fs::rename(&tmp, &path);
     }
-    Ok((k, image))
 }
 
 impl CudaBackend {
@@ -288,10 +300,19 @@ impl CudaBackend {
             return Ok(l.clone());
         }
         let (k, image) = compile_cached(kernel, variant, self.code, &self.arch)?;
-        // SAFETY: `image` is a complete CUBIN (an ELF image, checked by compile_cached
-        // for cached ones), which cuModuleLoadData reads in full before returning.
-        let module =
-            unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }.map_err(|e| dev_err(&format!("load {}", kernel.name()), e))?;
+        // SAFETY: `image` is a complete CUBIN (an ELF image: NVRTC's output, or a cache
+        // file that starts like one), which cuModuleLoadData reads in full before
+        // returning.
+        let load = |image: &[u8]| unsafe { cu::module::load_data(image.as_ptr() as *const c_void) };
+        let module = match load(&image) {
+            Ok(m) => m,
+            // a damaged cache file: compile afresh and replace it
+            Err(_) => {
+                let image = compile_source(kernel, &k, &self.arch)?;
+                store_cached(kernel, &k, &self.arch, &image);
+                load(&image).map_err(|e| dev_err(&format!("load {}", kernel.name()), e))?
+            }
+        };
         let name = CString::new(k.entry.clone()).map_err(|_| Error::Device("kernel name with a NUL byte".into()))?;
         let func = unsafe { cu::module::get_function(module, name) }.map_err(|e| dev_err(&format!("find {}", kernel.name()), e))?;
         let l = Arc::new(Loaded { func, k, _module: module });
