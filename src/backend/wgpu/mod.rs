@@ -118,13 +118,30 @@ pub fn list_adapters() -> Vec<String> {
         .collect()
 }
 
+/// The process's wgpu instance for the APIs the environment selects (created once per
+/// `WGPU_BACKEND` value), which also saves the instance's set-up per backend. Every
+/// backend used to create its own, and a process that opened over a hundred backends
+/// in a row (the fault tests) found no Vulkan adapter on the H200's NVIDIA driver
+/// (lavapipe kept working); whether one shared instance avoids that has not run there
+/// yet.
+fn shared_instance() -> (wgpu::Instance, wgpu::Backends) {
+    static INSTANCES: Mutex<Vec<(wgpu::Backends, wgpu::Instance)>> = Mutex::new(Vec::new());
+    let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    let backends = desc.backends;
+    let mut all = INSTANCES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, i)) = all.iter().find(|(b, _)| *b == backends) {
+        return (i.clone(), backends);
+    }
+    let instance = wgpu::Instance::new(desc);
+    all.push((backends, instance.clone()));
+    (instance, backends)
+}
+
 impl WgpuBackend {
     /// Open the adapter chosen by `opts` and the environment (`WGPU_BACKEND` selects the
     /// APIs, `WGPU_ADAPTER_NAME` the adapter).
     pub fn new(opts: &WgpuOptions) -> Result<Self> {
-        let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-        let backends = desc.backends;
-        let instance = wgpu::Instance::new(desc);
+        let (instance, backends) = shared_instance();
         let adapters = pollster::block_on(instance.enumerate_adapters(backends));
         let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
         let names: Vec<String> = adapters.iter().map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend)).collect();
