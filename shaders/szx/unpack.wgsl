@@ -2,6 +2,12 @@
 // grid-stride. Reads the block's payload at its
 // scanned offset and writes the reconstructed values (constant: the reference;
 // quantized: reference + code * step; raw: the stored bits).
+//
+// Bounds: every access to `out` and the payload stays inside the block's output span
+// and payload window, tested once per block below (a block that would leave them can
+// only come from an inconsistent archive and is skipped). The CUDA translation relies
+// on that test instead of checking each access:
+// cuda-guarded: out payload_u payload_f
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 #include "common/szx_types.wgsl"
@@ -44,6 +50,21 @@ fn unpack_block(b: u32, lane: u32, ts: u32) {
     let typ = inf & 0xffu;
     let w = (inf >> 8u) & 0xffu;
     let off = P.word_base + offsets[b];
+    // the block's values go to out[start, start + len), its payload words are
+    // [off, off + cost): raw reads off + i * WT (i < len), quantized the reference
+    // (WT words) and ceil(len * w / 32) code words after it (extract_code reads the
+    // next word only when a code straddles into it), constant the reference
+    let lo = arrayLength(&out);
+    let lp = arrayLength(&payload_u);
+    let cost = block_cost(inf, len);
+    if (start > lo || len > lo - start || off > lp || cost > lp - off) {
+        return;
+    }
+#ifdef F64
+    if ((off & 1u) != 0u || (off + cost) / 2u > arrayLength(&payload_f)) {
+        return;
+    }
+#endif
     if (typ == BT_RAW) {
         for (var i = lane; i < len; i += ts) {
             out[start + i] = raw_at(off + i * WT);

@@ -126,18 +126,40 @@ impl CudaKernel {
 /// The CUDA C of a kernel variant.
 pub fn cuda_kernel(kernel: Kernel, variant: Variant, opts: CudaOptions) -> Result<CudaKernel> {
     let (module, info) = kernels::parse_validated(kernel, variant)?;
-    translate(&module, &info, kernel.name(), opts).map_err(|e| Error::Unsupported(format!("{}: WGSL -> CUDA: {e}", kernel.name())))
+    let guarded = self_guarded(&kernels::source(kernel, variant)?);
+    translate(&module, &info, kernel.name(), opts, &guarded)
+        .map_err(|e| Error::Unsupported(format!("{}: WGSL -> CUDA: {e}", kernel.name())))
+}
+
+/// Storage bindings a kernel's WGSL declares self-guarded, with a line
+/// `// cuda-guarded: name name ..`: the kernel itself keeps every access to them
+/// inside the binding (a test per block against `arrayLength`, say), so the translation
+/// leaves out the per-access bounds checks it otherwise adds (one compare and select per
+/// load or store, which a load/store kernel pays in throughput; Vulkan's robust buffer
+/// access does it in hardware). The claim is checked where it is made: the kernel's
+/// guard sits beside the directive and the twin tests run the kernel on both backends.
+pub fn self_guarded(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// cuda-guarded:"))
+        .flat_map(|l| l.split_whitespace().map(str::to_string))
+        .collect()
 }
 
 type R<X> = std::result::Result<X, String>;
 
 /// Translate the compute entry point `entry` of a validated module.
-pub fn translate(module: &Module, info: &naga::valid::ModuleInfo, entry: &str, opts: CudaOptions) -> R<CudaKernel> {
+pub fn translate(module: &Module, info: &naga::valid::ModuleInfo, entry: &str, opts: CudaOptions, guarded: &[String]) -> R<CudaKernel> {
     let (ep_index, ep) =
         module.entry_points.iter().enumerate().find(|(_, e)| e.name == entry).ok_or_else(|| format!("no entry point {entry}"))?;
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| format!("layout: {e}"))?;
-    let mut w = Writer { m: module, layouter, opts, out: String::new(), globals: HashMap::new() };
+    for name in guarded {
+        if !module.global_variables.iter().any(|(_, g)| g.name.as_deref() == Some(name.as_str()) && matches!(g.space, AddressSpace::Storage { .. })) {
+            return Err(format!("cuda-guarded: no storage binding named {name}"));
+        }
+    }
+    let mut w = Writer { m: module, layouter, opts, out: String::new(), globals: HashMap::new(), guarded: guarded.to_vec() };
     w.out.push_str(PRELUDE);
     w.out.push('\n');
     w.structs()?;
@@ -151,11 +173,13 @@ pub fn translate(module: &Module, info: &naga::valid::ModuleInfo, entry: &str, o
 
 #[derive(Debug, Clone)]
 enum Global {
-    /// Storage binding k; `runtime`: its type is a runtime-sized array; `ro`: never written.
+    /// Storage binding k; `runtime`: its type is a runtime-sized array; `ro`: never
+    /// written; `guarded`: the kernel keeps its accesses in bounds itself (no checks).
     Storage {
         k: usize,
         runtime: bool,
         ro: bool,
+        guarded: bool,
     },
     Uniform,
     Workgroup(String),
@@ -168,6 +192,7 @@ struct Writer<'a> {
     opts: CudaOptions,
     out: String,
     globals: HashMap<Handle<naga::GlobalVariable>, Global>,
+    guarded: Vec<String>,
 }
 
 /// Per-function state.
@@ -360,7 +385,8 @@ impl<'a> Writer<'a> {
             }
             let _ = writeln!(ctx, "    {elem}* b{k};\n    uint n{k};");
             strides.push(stride);
-            self.globals.insert(*h, Global::Storage { k, runtime, ro });
+            let guarded = g.name.as_ref().is_some_and(|n| self.guarded.contains(n));
+            self.globals.insert(*h, Global::Storage { k, runtime, ro, guarded });
         }
         let mut params_size = 0;
         if let Some(h) = uniform {
@@ -591,7 +617,7 @@ impl<'a> Writer<'a> {
                 _ => return Ok(None),
             };
             if let E::GlobalVariable(g) = fun.f.expressions[base] {
-                if let Some(Global::Storage { k, runtime: true, .. }) = self.globals.get(&g) {
+                if let Some(Global::Storage { k, runtime: true, guarded: false, .. }) = self.globals.get(&g) {
                     return Ok(Some(format!("(({index}) < ctx.n{k})")));
                 }
             }
@@ -603,7 +629,7 @@ impl<'a> Writer<'a> {
     fn storage_runtime(&self, fun: &Fun, h: Handle<naga::Expression>) -> Option<usize> {
         match fun.f.expressions[h] {
             E::GlobalVariable(g) => match self.globals.get(&g) {
-                Some(Global::Storage { k, runtime: true, .. }) => Some(*k),
+                Some(Global::Storage { k, runtime: true, guarded: false, .. }) => Some(*k),
                 _ => None,
             },
             _ => None,
@@ -1111,5 +1137,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `// cuda-guarded:` drops the per-access checks of the named bindings and only
+    /// theirs; a name that is not a storage binding is an error, not a silent no-op.
+    #[test]
+    fn self_guarded_bindings_lose_only_their_checks() {
+        for f64 in [false, true] {
+            let v = Variant { f64, subgroup: true };
+            let src = kernels::source(Kernel::SzxUnpack, v).unwrap();
+            assert_eq!(self_guarded(&src), ["out", "payload_u", "payload_f"]);
+            let c = cuda_kernel(Kernel::SzxUnpack, v, CudaOptions::default()).unwrap();
+            // storage bindings in order: block_meta 0, offsets 1, payload_u 2, payload_f 3, out 4
+            for k in [0, 1] {
+                assert!(c.source.contains(&format!("< ctx.n{k})")), "binding {k} lost its checks");
+            }
+            for k in [2, 3, 4] {
+                assert!(!c.source.contains(&format!("< ctx.n{k})")), "guarded binding {k} still checked");
+            }
+            // the kernel's own guard reads the lengths
+            assert!(c.source.contains("ctx.n4") && c.source.contains("ctx.n2"));
+        }
+        let (m, info) = kernels::parse_validated(Kernel::SzxUnpack, Variant { f64: false, subgroup: true }).unwrap();
+        let e = translate(&m, &info, "szx_unpack", CudaOptions::default(), &["nonesuch".into()]).unwrap_err();
+        assert!(e.contains("nonesuch"), "{e}");
     }
 }
