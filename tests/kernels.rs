@@ -248,10 +248,26 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         Kernel::SzxUnpack,
         f64v,
         &p,
-        &[B::In(meta), B::In(bytes32(&offs)), B::In(payload), B::Same(2), B::Out(n * sz)],
+        &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::Same(2), B::Out(n * sz)],
         nb as u64,
     );
     assert_eq!(out[0].len(), n * sz);
+    // an inconsistent archive: the last block's offset points past the payload. The
+    // kernel's own per-block guard (what its CUDA form relies on instead of per-access
+    // checks) skips that block: its values stay poisoned, the others decode as before.
+    // (The CPU twin rejects such input with an error instead.)
+    let mut bad = offs.clone();
+    bad[nb - 1] = 0x8000_0000;
+    let start = (nb - 1) * bs as usize * sz;
+    let mut gpus = vec![gpu()];
+    if !f64v {
+        gpus.push(gpu_plain()); // the variant without subgroups (no f64 there)
+    }
+    for g in gpus {
+        let got = run(g.as_ref(), 0xA5, Kernel::SzxUnpack, f64v, &p, &[B::In(meta.clone()), B::In(bytes32(&bad)), B::In(payload.clone()), B::Same(2), B::Out(n * sz)], nb as u64);
+        assert_eq!(&got[0][..start], &out[0][..start], "{what}: blocks before the inconsistent one");
+        assert!(got[0][start..].iter().all(|b| *b == 0xA5), "{what}: the inconsistent block was written");
+    }
     // quick sanity: infos are valid and costs consistent
     for (b, c) in cost.iter().enumerate() {
         let inf = u32::from_le_bytes(info[4 * b..4 * b + 4].try_into().unwrap());
