@@ -521,7 +521,10 @@ fn block_len<F>(p: &SzxP<F>, b: u32) -> u32 {
 }
 
 /// The classification of one block: (info, ref, cost).
-pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b: u32) -> (u32, F, u32) {
+/// `codes` receives the block's codes when it ends quantized (verification computes
+/// them; szx_encode packs them without computing them again).
+pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b: u32, codes: &mut Vec<u32>) -> (u32, F, u32) {
+    codes.clear();
     let start = (b * p.block_size) as usize;
     let len = block_len(p, b);
     let end = start + len as usize;
@@ -565,7 +568,9 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             for &x in &data_f[start..end] {
                 cok = cok && within(x, mid, p.eb);
                 if qok {
-                    qok = code_of(x, mn, qlim, p).1;
+                    let (q, ok) = code_of(x, mn, qlim, p);
+                    codes.push(q);
+                    qok = ok;
                 }
             }
             let mut rq = mn;
@@ -577,9 +582,12 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
                 let qmax2 = if ok2 { qf2.to_u32() } else { 0 };
                 let w2 = 32 - qmax2.leading_zeros();
                 let qlim2 = width_limit(w2);
+                codes.clear();
                 for &x in &data_f[start..end] {
                     if ok2 {
-                        ok2 = code_of(x, r2, qlim2, p).1;
+                        let (q, ok) = code_of(x, r2, qlim2, p);
+                        codes.push(q);
+                        ok2 = ok;
                     }
                 }
                 if ok2 {
@@ -604,7 +612,8 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
 
 /// The body szx_encode leaves in block `b`'s slot: the packed codes (quantized) or
 /// the values (raw); nothing for a constant block.
-fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32, r: F, b: u32, out: &mut [u32]) {
+/// `codes`: the block's codes from [`classify_block`] (used when it is quantized).
+fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], inf: u32, b: u32, codes: &[u32], out: &mut [u32]) {
     let start = (b * p.block_size) as usize;
     let len = block_len(p, b) as usize;
     let (typ, w) = (inf & 0xff, (inf >> 8) & 0xff);
@@ -612,9 +621,9 @@ fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], inf: u32,
     match typ {
         BT_RAW => out[..len * wt].copy_from_slice(&data_u[start * wt..(start + len) * wt]),
         BT_QUANT => {
-            let qlim = width_limit(w);
+            debug_assert_eq!(codes.len(), len);
             let nw = (len * w as usize).div_ceil(32);
-            super::bitpack::pack_codes((0..len).map(|i| code_of(data_f[start + i], r, qlim, p).0), w, &mut out[..nw]);
+            super::bitpack::pack_codes(codes.iter().copied(), w, &mut out[..nw]);
         }
         _ => {}
     }
@@ -627,7 +636,6 @@ pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
     let data_f: &[F] = view_trunc(b.ro[2], "szx_encode.data_f")?;
     let nb = team_blocks(p.nblocks, groups);
     need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
-    let res: Vec<(u32, F, u32)> = (0..nb as u32).into_par_iter().map(|blk| classify_block(&p, data_u, data_f, blk)).collect();
     let [info, refs, cost, slots] = &mut b.rw[..] else {
         return Err(Error::Device("szx_encode: bindings".into()));
     };
@@ -637,16 +645,22 @@ pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resul
     let slots: &mut [u32] = view_mut(slots, "slots")?;
     let slot = (p.block_size * F::WT) as usize;
     need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb && slots.len() >= p.n as usize * F::WT as usize, "encode outputs")?;
+    // one pass per block: classify (computing the codes once), then pack them
+    let res: Vec<(u32, F, u32)> = slots[..p.n as usize * F::WT as usize]
+        .par_chunks_mut(slot)
+        .enumerate()
+        .take(nb)
+        .map_init(Vec::new, |codes, (blk, out)| {
+            let (a, r, c) = classify_block(&p, data_u, data_f, blk as u32, codes);
+            encode_body(&p, data_u, a, blk as u32, codes, out);
+            (a, r, c)
+        })
+        .collect();
     for (i, (a, r, c)) in res.iter().enumerate() {
         info[i] = *a;
         refs[i] = *r;
         cost[i] = *c;
     }
-    slots[..p.n as usize * F::WT as usize].par_chunks_mut(slot).zip(res.par_iter()).enumerate().take(nb).for_each(
-        |(blk, (out, (a, r, _)))| {
-            encode_body(&p, data_u, data_f, *a, *r, blk as u32, out);
-        },
-    );
     Ok(())
 }
 
