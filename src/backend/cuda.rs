@@ -170,8 +170,8 @@ fn cache_dir() -> std::path::PathBuf {
 /// compile.
 fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
     let k = cuda_kernel(kernel, variant, code)?;
-    if let Ok(image) = std::fs::read(cache_path(kernel, &k, arch)) {
-        if image.starts_with(b"\x7fELF") {
+    if let Ok(file) = std::fs::read(cache_path(kernel, &k, arch)) {
+        if let Some(image) = cached_image(file) {
             return Ok((k, image));
         }
     }
@@ -191,15 +191,32 @@ fn cache_path(kernel: Kernel, k: &CudaKernel, arch: &str) -> std::path::PathBuf 
     cache_dir().join(format!("cuda-{}-{arch}-{:016x}.cubin", kernel.name(), h.finish()))
 }
 
+/// The image of a cache file: `image ++ len (u64 LE) ++ CRC-32 of image (u32 LE)`,
+/// when the length and the CRC match and the image is an ELF file. The driver's
+/// cuModuleLoadData takes no length and trusts the offsets inside the image, so a
+/// truncated or damaged file must never reach it.
+fn cached_image(mut file: Vec<u8>) -> Option<Vec<u8>> {
+    let n = file.len().checked_sub(12)?;
+    let len = u64::from_le_bytes(file[n..n + 8].try_into().ok()?);
+    let crc = u32::from_le_bytes(file[n + 8..].try_into().ok()?);
+    file.truncate(n);
+    (len == n as u64 && crc32fast::hash(&file) == crc && file.starts_with(b"\x7fELF")).then_some(file)
+}
+
 /// Write a compiled image to the cache (best effort: an unwritable cache only costs
-/// compile time), atomically through a temporary file.
+/// compile time), with its length and CRC-32 (`cached_image`), atomically through a
+/// temporary file.
 fn store_cached(kernel: Kernel, k: &CudaKernel, arch: &str, image: &[u8]) {
     let path = cache_path(kernel, k, arch);
     if let Some(d) = path.parent() {
         let _ = std::fs::create_dir_all(d);
     }
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, image).is_ok() {
+    let mut file = Vec::with_capacity(image.len() + 12);
+    file.extend_from_slice(image);
+    file.extend_from_slice(&(image.len() as u64).to_le_bytes());
+    file.extend_from_slice(&crc32fast::hash(image).to_le_bytes());
+    if std::fs::write(&tmp, &file).is_ok() {
         let _ = std::fs::rename(&tmp, &path);
     }
 }
@@ -300,13 +317,14 @@ impl CudaBackend {
             return Ok(l.clone());
         }
         let (k, image) = compile_cached(kernel, variant, self.code, &self.arch)?;
-        // SAFETY: `image` is a complete CUBIN (an ELF image: NVRTC's output, or a cache
-        // file that starts like one), which cuModuleLoadData reads in full before
-        // returning.
+        // SAFETY: `image` is a complete CUBIN: NVRTC's output, or a cache file whose
+        // length and CRC-32 match what was stored (`cached_image`); cuModuleLoadData
+        // reads it before returning and the Vec outlives the call.
         let load = |image: &[u8]| unsafe { cu::module::load_data(image.as_ptr() as *const c_void) };
         let module = match load(&image) {
             Ok(m) => m,
-            // a damaged cache file: compile afresh and replace it
+            // a cached image the driver rejects (a driver update, say): compile
+            // afresh and replace it
             Err(_) => {
                 let image = compile_source(kernel, &k, &self.arch)?;
                 store_cached(kernel, &k, &self.arch, &image);
@@ -746,6 +764,21 @@ mod tests {
         // bytes, so never through a C string)
         assert!(a.starts_with(b"\x7fELF") && a.contains(&0u8), "not a CUBIN image");
         assert!(warm < cold, "cache hit {warm:?} not faster than the compile {cold:?}");
+        // a cache file cut short or with a flipped bit is never handed to the driver
+        // (which trusts the offsets inside an image): it is compiled again and replaced
+        let path = files[0].path();
+        let stored = std::fs::read(&path).unwrap();
+        assert_eq!(cached_image(stored.clone()).as_deref(), Some(&a[..]));
+        let mut flipped = stored.clone();
+        flipped[a.len() / 2] ^= 1;
+        for bad in [stored[..stored.len() / 2].to_vec(), stored[..a.len()].to_vec(), flipped, Vec::new()] {
+            assert!(cached_image(bad.clone()).is_none(), "a damaged cache file ({} bytes) was accepted", bad.len());
+            std::fs::write(&path, &bad).unwrap();
+            let (_, c) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
+            assert!(c == a, "recompiled image differs");
+            let now = std::fs::read(&path).unwrap();
+            assert!(now == stored, "damaged cache file ({} bytes) not replaced: now {} bytes, stored {}", bad.len(), now.len(), stored.len());
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

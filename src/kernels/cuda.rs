@@ -27,7 +27,7 @@ use naga::{
     AddressSpace, ArraySize, BinaryOperator as B, Expression as E, Handle, Literal, MathFunction as M, Module, ScalarKind, Statement as S,
     TypeInner as T,
 };
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 const PRELUDE: &str = include_str!("cuda_prelude.cuh");
@@ -159,7 +159,7 @@ pub fn translate(module: &Module, info: &naga::valid::ModuleInfo, entry: &str, o
             return Err(format!("cuda-guarded: no storage binding named {name}"));
         }
     }
-    let mut w = Writer { m: module, layouter, opts, out: String::new(), globals: HashMap::new(), guarded: guarded.to_vec() };
+    let mut w = Writer { m: module, layouter, opts, out: String::new(), globals: BTreeMap::new(), guarded: guarded.to_vec() };
     w.out.push_str(PRELUDE);
     w.out.push('\n');
     w.structs()?;
@@ -191,7 +191,9 @@ struct Writer<'a> {
     layouter: naga::proc::Layouter,
     opts: CudaOptions,
     out: String,
-    globals: HashMap<Handle<naga::GlobalVariable>, Global>,
+    /// (ordered: the entry point's set-up is emitted in this order, and the source is
+    /// the key of the on-disk kernel cache, so it must not vary between runs)
+    globals: BTreeMap<Handle<naga::GlobalVariable>, Global>,
     guarded: Vec<String>,
 }
 
@@ -1129,6 +1131,10 @@ mod tests {
                 for subgroup in [false, true] {
                     let v = Variant { f64, subgroup };
                     let c = cuda_kernel(k, v, CudaOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+                    // the source keys the on-disk cache: the same on every translation
+                    // (an unordered map once made it vary, and every process compiled anew)
+                    let again = cuda_kernel(k, v, CudaOptions::default()).unwrap();
+                    assert!(again.source == c.source, "{}: translation is not deterministic", k.name());
                     assert_eq!(c.entry, k.name());
                     let r = kernels::reflect(k, v).unwrap();
                     assert_eq!(c.workgroup_size, r.workgroup_size);
