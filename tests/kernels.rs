@@ -264,7 +264,15 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         gpus.push(gpu_plain()); // the variant without subgroups (no f64 there)
     }
     for g in gpus {
-        let got = run(g.as_ref(), 0xA5, Kernel::SzxUnpack, f64v, &p, &[B::In(meta.clone()), B::In(bytes32(&bad)), B::In(payload.clone()), B::Same(2), B::Out(n * sz)], nb as u64);
+        let got = run(
+            g.as_ref(),
+            0xA5,
+            Kernel::SzxUnpack,
+            f64v,
+            &p,
+            &[B::In(meta.clone()), B::In(bytes32(&bad)), B::In(payload.clone()), B::Same(2), B::Out(n * sz)],
+            nb as u64,
+        );
         assert_eq!(&got[0][..start], &out[0][..start], "{what}: blocks before the inconsistent one");
         assert!(got[0][start..].iter().all(|b| *b == 0xA5), "{what}: the inconsistent block was written");
     }

@@ -777,7 +777,13 @@ mod tests {
             let (_, c) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
             assert!(c == a, "recompiled image differs");
             let now = std::fs::read(&path).unwrap();
-            assert!(now == stored, "damaged cache file ({} bytes) not replaced: now {} bytes, stored {}", bad.len(), now.len(), stored.len());
+            assert!(
+                now == stored,
+                "damaged cache file ({} bytes) not replaced: now {} bytes, stored {}",
+                bad.len(),
+                now.len(),
+                stored.len()
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -155,7 +155,11 @@ pub fn translate(module: &Module, info: &naga::valid::ModuleInfo, entry: &str, o
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| format!("layout: {e}"))?;
     for name in guarded {
-        if !module.global_variables.iter().any(|(_, g)| g.name.as_deref() == Some(name.as_str()) && matches!(g.space, AddressSpace::Storage { .. })) {
+        if !module
+            .global_variables
+            .iter()
+            .any(|(_, g)| g.name.as_deref() == Some(name.as_str()) && matches!(g.space, AddressSpace::Storage { .. }))
+        {
             return Err(format!("cuda-guarded: no storage binding named {name}"));
         }
     }
