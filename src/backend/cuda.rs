@@ -342,6 +342,12 @@ impl CudaBackend {
         self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))
     }
 
+    /// The run lock: one submission or transfer on the stream at a time; it holds the
+    /// staging pair.
+    fn run(&self) -> Result<std::sync::MutexGuard<'_, Staging>> {
+        self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))
+    }
+
     fn ptr(&self, s: &BufSlice) -> Result<sys::CUdeviceptr> {
         let slab = self.lock()?;
         let (Dev { ptr: p, .. }, cap) = slab.get(s.buf)?;
@@ -557,7 +563,7 @@ impl Backend for CudaBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
-        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run()?;
         let p = self.ptr(&BufSlice::new(id, offset, data.len() as u64))?;
         self.bind()?;
         // on this stream (a non-blocking one: the legacy stream's synchronous copies
@@ -567,7 +573,7 @@ impl Backend for CudaBackend {
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
         validate_recording(self, rec)?;
-        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run()?;
         self.bind()?;
         // compile everything first, so compile time is not kernel time
         for cmd in &rec.commands {
@@ -593,7 +599,7 @@ impl Backend for CudaBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run()?;
         self.bind()?;
         let mut out = Vec::with_capacity(slices.len());
         for s in slices {
@@ -607,7 +613,7 @@ impl Backend for CudaBackend {
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
         super::check_read_into(slices, outs)?;
-        let st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let st = self.run()?;
         self.bind()?;
         for (s, o) in slices.iter().zip(outs.iter_mut()) {
             let p = self.ptr(s)?;
@@ -658,7 +664,7 @@ impl CudaBackend {
     /// Copy `len` bytes of a window into caller device memory at `dst` (device to
     /// device), then wait.
     fn copy_out(&self, src: &BufSlice, dst: u64, len: u64) -> Result<()> {
-        let _st = self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))?;
+        let _st = self.run()?;
         let p = self.ptr(src)?;
         self.bind()?;
         unsafe { cu::memcpy_dtod_async(dst, p, len as usize, self.stream) }.map_err(|e| dev_err("copy out", e))?;

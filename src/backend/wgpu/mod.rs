@@ -106,9 +106,7 @@ fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
 
 /// One line per adapter the instance sees (WGPU_BACKEND applies).
 pub fn list_adapters() -> Vec<String> {
-    let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    let backends = desc.backends;
-    let instance = wgpu::Instance::new(desc);
+    let (instance, backends) = shared_instance();
     pollster::block_on(instance.enumerate_adapters(backends))
         .iter()
         .map(|a| {
