@@ -309,6 +309,35 @@ fn szx_kernels_match_twins_random() {
     }
 }
 
+/// Every code width: block k spans 0.75 * 2^k quantization steps (1.25 for k = 1: a
+/// range of at most one step is a constant block), its ends included, so its largest
+/// code has k bits and szx_encode packs each width 1..=26 once, including those whose
+/// 4 codes per lane fill a word exactly (1, 2, 4, 8), lie inside one (3, 5, 6, 7) or
+/// span several (16, 24); in whole blocks of 128 and in ragged blocks of 100 and 37.
+#[test]
+fn szx_encode_every_width() {
+    let mut rng = Rng(seed());
+    let eb = 1e-3f64;
+    for bs in [128u32, 100, 37] {
+        let mut v32 = Vec::new();
+        let mut v64 = Vec::new();
+        for k in 1..=26 {
+            let steps = if k == 1 { 1.25 } else { 0.75 * 2f64.powi(k) };
+            let span = steps * 2.0 * eb;
+            for i in 0..bs {
+                let x = 0.5 + span * [0.0, 1.0].get(i as usize).copied().unwrap_or_else(|| rng.unit());
+                v32.push(x as f32);
+                v64.push(x);
+            }
+        }
+        // a ragged last block
+        v32.truncate(v32.len() - 5);
+        v64.truncate(v64.len() - 5);
+        szx_chain::<f32>(&format!("widths f32 bs={bs}"), f32_bytes(&v32), v32.len(), bs, eb);
+        szx_chain::<f64>(&format!("widths f64 bs={bs}"), v64.iter().flat_map(|x| x.to_le_bytes()).collect(), v64.len(), bs, eb);
+    }
+}
+
 /// Tiny (down to 2^-100 and 1e-37) and huge magnitudes mixed in blocks, zeros, sign
 /// changes, at bounds from 1e-30 to 1e30.
 #[test]

@@ -1,5 +1,5 @@
 #!/bin/bash
-# PREPARED, NOT YET RUN (written 2026-12-03 after the device budget was spent).
+# Ran 2026-12-03 (log h200-cuda7.log, JSON h200-cuda7.jsonl, validation h200-cuda7-validation.log).
 # Next H200 session: szx_unpack's per-block guard (cuda-guarded) against Vulkan, the
 # wgpu fault sweep with the shared instance, the rest of the szp_composed validation on
 # cuda, and the straddling-rows chain_encode runs. Fits one 600 s call.

@@ -1,8 +1,12 @@
-// szx_compact: one team (see common/team.wgsl) per block, blocks walked grid-stride.
-// Moves each block's payload to its scanned word offset: the reference (refs), then
-// the body szx_encode left in the block's slot (quantized: the code words, zero
-// padded to the cost; raw: the values). Also writes the chunk's meta words (two blocks
-// per u32, written by the even block) and the chunk's payload total (last block).
+// szx_compact: after szx_encode and the scan of the blocks' costs, moves each block's
+// payload to its scanned word offset: the reference (refs), then the body szx_encode
+// left in the block's slot (quantized: the code words, zero padded to the cost; raw:
+// the values). Also writes the chunk's meta words (two blocks per u32, written by the
+// even block) and the chunk's payload total (last block). One workgroup per WG
+// consecutive blocks: their payloads form one contiguous run of words, which the
+// invocations walk word by word (coalesced writes), each finding its block by a binary
+// search over the group's offsets in workgroup memory (every block has at least one
+// word, so the search lands on the block that holds the word).
 #include "common/grid.wgsl"
 #include "common/szx_types.wgsl"
 
@@ -16,18 +20,24 @@
 @group(0) @binding(7) var<storage, read_write> totals: array<u32>;
 
 const WG: u32 = 256u;
-#include "common/ordered.wgsl"
-#include "common/team.wgsl"
+var<workgroup> s_off: array<u32, WG>;
+var<workgroup> s_inf: array<u32, WG>;
 
-fn compact_block(b: u32, lane: u32, ts: u32) {
-    let len = block_len(b);
-    let inf = info[b];
-    let typ = inf & 0xffu;
-    let w = (inf >> 8u) & 0xffu;
-    let off = offsets[b];
-    let c = block_cost(inf, len);
-
-    if (lane == 0u) {
+@compute @workgroup_size(WG)
+fn szx_compact(@builtin(local_invocation_index) lid: u32,
+               @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b0 = wg_linear(wid, nwg) * WG;
+    if (b0 >= P.nblocks) {
+        return;
+    }
+    let nb = min(WG, P.nblocks - b0);
+    let b = b0 + lid;
+    if (lid < nb) {
+        let inf = info[b];
+        let off = offsets[b];
+        s_off[lid] = off;
+        s_inf[lid] = inf;
         if ((b & 1u) == 0u) {
             var m = inf & 0xffffu;
             if (b + 1u < P.nblocks) {
@@ -36,35 +46,37 @@ fn compact_block(b: u32, lane: u32, ts: u32) {
             block_meta[b >> 1u] = m;
         }
         if (b + 1u == P.nblocks) {
-            totals[P.chunk] = off + c;
+            totals[P.chunk] = off + block_cost(inf, block_len(b));
         }
     }
-    let slot = b * P.block_size * WT;
-    if (typ == BT_RAW) {
-        for (var j = lane; j < c; j += ts) {
-            payload[off + j] = slots[slot + j];
+    workgroupBarrier();
+    let last = nb - 1u;
+    let o0 = s_off[0];
+    let o1 = s_off[last] + block_cost(s_inf[last], block_len(b0 + last));
+    for (var o = o0 + lid; o < o1; o += WG) {
+        // the last block of the group starting at or before word o
+        var k = 0u;
+        for (var h = WG / 2u; h > 0u; h = h >> 1u) {
+            if (k + h < nb && s_off[k + h] <= o) {
+                k += h;
+            }
         }
-        return;
-    }
-    // reference, then (quantized) the code words and their zero padding
-    let nw = (len * w + 31u) / 32u;
-    for (var j = lane; j < c; j += ts) {
+        let bk = b0 + k;
+        let inf = s_inf[k];
+        let j = o - s_off[k];
+        let slot = bk * P.block_size * WT;
         var v = 0u;
-        if (j < WT) {
-            v = refs_u[b * WT + j];
-        } else if (j - WT < nw) {
-            v = slots[slot + j - WT];
+        if ((inf & 0xffu) == BT_RAW) {
+            v = slots[slot + j];
+        } else if (j < WT) {
+            v = refs_u[bk * WT + j];
+        } else {
+            // quantized: the code words, then zero padding up to the cost
+            let nw = (block_len(bk) * ((inf >> 8u) & 0xffu) + 31u) / 32u;
+            if (j - WT < nw) {
+                v = slots[slot + j - WT];
+            }
         }
-        payload[off + j] = v;
-    }
-}
-
-@compute @workgroup_size(WG)
-fn szx_compact(@builtin(local_invocation_index) lid: u32,
-               @builtin(workgroup_id) wid: vec3<u32>,
-               @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let t = team_geom(lid, SG_ARGS);
-    for (var b = team_first(t, wid, nwg); b < P.nblocks; b += team_stride(t, nwg)) {
-        compact_block(b, t.x, t.y);
+        payload[o] = v;
     }
 }

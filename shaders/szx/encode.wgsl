@@ -136,6 +136,7 @@ fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
     }
 }
 
+#ifdef F64
 fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
     if (u.n > 0u) {
         fold_one(m, u.lo.x, u.hi.x, i0);
@@ -150,6 +151,27 @@ fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
         fold_one(m, u.lo.w, u.hi.w, i0 + 3u);
     }
 }
+#else
+// float32: the keys' plain min / max (the value comes back from its key, so no index
+// is tracked; a key equal to the initial KEY_MAX / KEY_MIN is a NaN, and a block with
+// one goes raw whatever its min / max), four at once; positions past the block are
+// neutral (KEY_MAX for the min, KEY_MIN for the max). Special: |x| bits >= Inf's, or
+// a nonzero value below the smallest normal.
+fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
+    let neg = (u.lo & vec4<u32>(0x80000000u)) != vec4<u32>(0u);
+    let k = select(u.lo ^ vec4<u32>(0x80000000u), ~u.lo, neg);
+    let valid = vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(u.n);
+    let kn = select(vec4<u32>(KEY_MAX), k, valid);
+    let kx = select(vec4<u32>(KEY_MIN), k, valid);
+    (*m).kmn = min((*m).kmn, min(min(kn.x, kn.y), min(kn.z, kn.w)));
+    (*m).kmx = max((*m).kmx, max(max(kx.x, kx.y), max(kx.z, kx.w)));
+    let a = u.lo & vec4<u32>(0x7fffffffu);
+    let sp = valid & ((a >= vec4<u32>(0x7f800000u)) | ((a - vec4<u32>(1u)) < vec4<u32>(0x7fffffu)));
+    if (any(sp)) {
+        (*m).special = 1u;
+    }
+}
+#endif
 
 // Codes of a unit against reference r (0 past the block), and whether every one
 // reconstructs its value within eb.
@@ -208,9 +230,14 @@ fn code_string(c: vec4<u32>, w: u32, parts: u32) -> vec4<u32> {
     return s;
 }
 
-// Bits [o, o + 32) of a 128-bit string (zeros outside it).
-fn bits_at(s: vec4<u32>, o: i32) -> u32 {
-    return piece(s.x, -o) | piece(s.y, 32 - o) | piece(s.z, 64 - o) | piece(s.w, 96 - o);
+// Bits [o, o + 32) of a 128-bit string held in its first `parts` words (zeros
+// outside it).
+fn bits_at(s: vec4<u32>, o: i32, parts: u32) -> u32 {
+    var r = piece(s.x, -o);
+    if (parts > 1u) {
+        r = r | piece(s.y, 32 - o) | piece(s.z, 64 - o) | piece(s.w, 96 - o);
+    }
+    return r;
 }
 
 #ifdef SUBGROUP
@@ -252,8 +279,16 @@ fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u3
     team_publish(lane, s);
     let unit_words = ts * w / 8u;
     let wofs = k * unit_words;
-    // source lanes per word: at most 8 / w + 2
-    let span = 8u / max(w, 1u) + 2u;
+    // source lanes per word: exactly 8 / w when a lane's 4 w bits divide a word, one
+    // when a word lies inside a lane's string (4 w a multiple of 32), else at most
+    // 8 / w + 2
+    let lw = UNIT * max(w, 1u);
+    var span = 8u / max(w, 1u) + 2u;
+    if (32u % lw == 0u) {
+        span = 32u / lw;
+    } else if (lw % 32u == 0u) {
+        span = 1u;
+    }
     for (var j0 = 0u; j0 < unit_words; j0 += ts) {
         let j = j0 + lane;
         // first lane whose string reaches word j
@@ -263,7 +298,7 @@ fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u3
             let m = min(m0 + t, ts - 1u);
             let sm = team_string(lane, s, m, parts);
             if (m0 + t < ts) {
-                word = word | bits_at(sm, i32(32u * j) - i32(UNIT * w * (m0 + t)));
+                word = word | bits_at(sm, i32(32u * j) - i32(UNIT * w * (m0 + t)), parts);
             }
         }
         if (j < unit_words && wofs + j < nw) {

@@ -214,7 +214,6 @@ impl Kernel {
                 | Kernel::SzpUnpack
                 | Kernel::ChainUnpack
                 | Kernel::SzxEncode
-                | Kernel::SzxCompact
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode

@@ -387,6 +387,7 @@ impl Stage for SzxStage {
         let slots = r.temp(slot_bytes)?;
         let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
         let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        let compact_wg = crate::kernels::workgroup_size(Kernel::SzxCompact)? as u64;
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
             let p = self.params_bytes(&res, nk, nbk, k, 0);
@@ -402,12 +403,12 @@ impl Stage for SzxStage {
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
             r.dispatch_teams_max(Kernel::SzxEncode, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, encode_groups())?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_teams(
+            r.dispatch_bytes(
                 Kernel::SzxCompact,
                 f64v,
-                &p,
+                p.as_slice(),
                 &[info_w, refs_w, off_w, slots_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
-                nbk,
+                nbk.div_ceil(compact_wg),
             )?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
         }

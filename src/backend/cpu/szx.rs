@@ -671,7 +671,9 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     let refs_u: &[u32] = view(b.ro[1], "szx_compact.refs_u")?;
     let offsets: &[u32] = view(b.ro[2], "szx_compact.offsets")?;
     let slots: &[u32] = view(b.ro[3], "szx_compact.slots")?;
-    let nb = team_blocks(p.nblocks, groups);
+    // one workgroup per WG consecutive blocks
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::SzxCompact)? as usize;
+    let nb = (p.nblocks as usize).min(groups as usize * wg);
     let wt = F::WT as usize;
     need(info.len() >= nb && offsets.len() >= nb && refs_u.len() >= nb * wt, "compact inputs")?;
     need(slots.len() >= p.n as usize * wt, "compact slots")?;
