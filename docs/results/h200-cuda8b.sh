@@ -3,7 +3,7 @@
 # one run: szx, szp_composed, szp_centered, 2-D 8192x32768 and 1-D, 1 GiB NOA 1e-3;
 # then szx validated against the cpu backend on every field through both backends.
 source .device/cuda-setup.sh
-N=/tmp/ct/fzwgpu-cuda-new
+N=/tmp/ct/fzwgpu-cuda-new2
 for be in cuda wgpu; do
   timeout 110 $N bench --backend $be --size 1G --reps 3 --presets szx,szp_composed,szp_centered --json $OUT/c8b-table.jsonl 2>&1 | grep -E "^sz" | sed "s/^/2-D $be /"
   timeout 110 $N bench --backend $be --dims 268435456 --reps 3 --presets szx,szp_composed,szp_centered --json $OUT/c8b-table.jsonl 2>&1 | grep -E "^sz" | sed "s/^/1-D $be /"

@@ -373,64 +373,66 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
             let qlim = width_limit(w);
             // a range above 4 eb (2 steps; exact) cannot be a constant block
             let maybe_const = !(d > P.step * FT(2.0));
-            var cok = maybe_const;
+            // constant first: a constant block needs no codes (one team AND decides; a
+            // constant block wins over a quantized one in the twin too, same decisions)
+            var is_const = false;
             if (maybe_const) {
-                cok = unit_const_ok(u0, mid);
-            }
-            if (qok) {
-                let cs = unit_codes(u0, mn, qlim);
-                c0 = cs.c;
-                qok = cs.ok;
-            }
-            for (var k = 1u; k < units; k++) {
-                let i0 = start + k * step_u + UNIT * lane;
-                let u = load_unit(i0, end);
-                if (maybe_const) {
-                    cok = cok && unit_const_ok(u, mid);
-                }
-                if (qok) {
-                    qok = unit_codes(u, mn, qlim).ok;
-                }
-            }
-            let flags = team_and(lane, select(0u, 1u, cok) | select(0u, 2u, qok));
-            var rq = mn;
-            var quant_ok = (flags & 2u) != 0u;
-            if (flags == 0u) {
-                // quarter-step shift of the levels (see the CPU twin)
-                let r2 = subr(mn, mulr(P.step, FT(0.25)));
-                let qf2 = quant(mx, r2);
-                var ok2 = qf2 < P.two_maxw;
-                var qmax2 = 0u;
-                if (ok2) {
-                    qmax2 = u32(qf2);
-                }
-                let w2 = 32u - countLeadingZeros(qmax2);
-                let qlim2 = width_limit(w2);
-                var c2 = vec4<u32>(0u);
-                if (ok2) {
-                    let cs = unit_codes(u0, r2, qlim2);
-                    c2 = cs.c;
-                    ok2 = cs.ok;
-                }
+                var cok = unit_const_ok(u0, mid);
                 for (var k = 1u; k < units; k++) {
-                    if (ok2) {
-                        ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
-                    }
+                    cok = cok && unit_const_ok(load_unit(start + k * step_u + UNIT * lane, end), mid);
                 }
-                if (team_and(lane, select(0u, 2u, ok2)) != 0u) {
-                    quant_ok = true;
-                    rq = r2;
-                    w = w2;
-                    c0 = c2;
-                }
+                is_const = team_and(lane, select(0u, 1u, cok)) != 0u;
             }
-            if ((flags & 1u) != 0u) {
+            if (is_const) {
                 typ = BT_CONST;
                 r = mid;
-            } else if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
-                typ = BT_QUANT;
-                width = w;
-                r = rq;
+            } else {
+                if (qok) {
+                    let cs = unit_codes(u0, mn, qlim);
+                    c0 = cs.c;
+                    qok = cs.ok;
+                }
+                for (var k = 1u; k < units; k++) {
+                    if (qok) {
+                        qok = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), mn, qlim).ok;
+                    }
+                }
+                var rq = mn;
+                var quant_ok = team_and(lane, select(0u, 1u, qok)) != 0u;
+                if (!quant_ok) {
+                    // quarter-step shift of the levels (see the CPU twin)
+                    let r2 = subr(mn, mulr(P.step, FT(0.25)));
+                    let qf2 = quant(mx, r2);
+                    var ok2 = qf2 < P.two_maxw;
+                    var qmax2 = 0u;
+                    if (ok2) {
+                        qmax2 = u32(qf2);
+                    }
+                    let w2 = 32u - countLeadingZeros(qmax2);
+                    let qlim2 = width_limit(w2);
+                    var c2 = vec4<u32>(0u);
+                    if (ok2) {
+                        let cs = unit_codes(u0, r2, qlim2);
+                        c2 = cs.c;
+                        ok2 = cs.ok;
+                    }
+                    for (var k = 1u; k < units; k++) {
+                        if (ok2) {
+                            ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
+                        }
+                    }
+                    if (team_and(lane, select(0u, 1u, ok2)) != 0u) {
+                        quant_ok = true;
+                        rq = r2;
+                        w = w2;
+                        c0 = c2;
+                    }
+                }
+                if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+                    typ = BT_QUANT;
+                    width = w;
+                    r = rq;
+                }
             }
         }
     }
