@@ -565,9 +565,15 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             let qlim = width_limit(w);
             // a range above 2 steps rules a constant block out (see classify.wgsl)
             let mut cok = !(d > p.step.mul(F::from_f64(2.0)));
-            for &x in &data_f[start..end] {
-                cok = cok && within(x, mid, p.eb);
-                if qok {
+            if cok {
+                cok = data_f[start..end].iter().all(|&x| within(x, mid, p.eb));
+            }
+            // a constant block wins: its codes are not needed
+            if !cok {
+                for &x in &data_f[start..end] {
+                    if !qok {
+                        break;
+                    }
                     let (q, ok) = code_of(x, mn, qlim, p);
                     codes.push(q);
                     qok = ok;
