@@ -17,7 +17,7 @@
 @group(0) @binding(6) var<storage, read_write> totals: array<u32>;
 
 const WG: u32 = 256u;
-var<workgroup> s_off: array<u32, WG>;
+#include "common/group_offsets.wgsl"
 
 #include "common/width_meta.wgsl"
 
@@ -43,14 +43,7 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
     let o0 = s_off[0];
     let o1 = s_off[nb - 1u] + block_words(widths[last], block_len(last));
     for (var o = o0 + lid; o < o1; o += WG) {
-        // the last block of the group starting at or before word o (a block without
-        // words shares its offset with the next one)
-        var k = 0u;
-        for (var h = WG / 2u; h > 0u; h = h >> 1u) {
-            if (k + h < nb && s_off[k + h] <= o) {
-                k += h;
-            }
-        }
+        let k = block_at(o, nb);
         payload[o] = slots[(b0 + k) * P.block_size + (o - s_off[k])];
     }
 }

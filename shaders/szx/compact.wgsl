@@ -20,7 +20,7 @@
 @group(0) @binding(7) var<storage, read_write> totals: array<u32>;
 
 const WG: u32 = 256u;
-var<workgroup> s_off: array<u32, WG>;
+#include "common/group_offsets.wgsl"
 var<workgroup> s_inf: array<u32, WG>;
 
 @compute @workgroup_size(WG)
@@ -54,13 +54,7 @@ fn szx_compact(@builtin(local_invocation_index) lid: u32,
     let o0 = s_off[0];
     let o1 = s_off[last] + block_cost(s_inf[last], block_len(b0 + last));
     for (var o = o0 + lid; o < o1; o += WG) {
-        // the last block of the group starting at or before word o
-        var k = 0u;
-        for (var h = WG / 2u; h > 0u; h = h >> 1u) {
-            if (k + h < nb && s_off[k + h] <= o) {
-                k += h;
-            }
-        }
+        let k = block_at(o, nb);
         let bk = b0 + k;
         let inf = s_inf[k];
         let j = o - s_off[k];
