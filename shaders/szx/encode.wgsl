@@ -112,7 +112,7 @@ fn load_unit(i0: u32, end: u32) -> Unit {
     return u;
 }
 
-// Running min/max keys of a team lane (the index of each, to fetch the value).
+// Running min/max keys of a team lane (float64: the index of each, to fetch the value).
 struct MinMax {
     kmn: KT,
     kmx: KT,
@@ -121,6 +121,7 @@ struct MinMax {
     special: u32,
 }
 
+#ifdef F64
 fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
     let k = key_from_words(lo, hi);
     if (value_class(lo, hi) != 0u) {
@@ -136,7 +137,6 @@ fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
     }
 }
 
-#ifdef F64
 fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
     if (u.n > 0u) {
         fold_one(m, u.lo.x, u.hi.x, i0);

@@ -170,13 +170,14 @@ fn cache_dir() -> std::path::PathBuf {
 /// compile.
 fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) -> Result<(CudaKernel, Vec<u8>)> {
     let k = cuda_kernel(kernel, variant, code)?;
-    if let Ok(file) = std::fs::read(cache_path(kernel, &k, arch)) {
+    let path = cache_path(kernel, &k, arch);
+    if let Ok(file) = std::fs::read(&path) {
         if let Some(image) = cached_image(file) {
             return Ok((k, image));
         }
     }
     let image = compile_source(kernel, &k, arch)?;
-    store_cached(kernel, &k, arch, &image);
+    store_cached(&path, &image);
     Ok((k, image))
 }
 
@@ -206,8 +207,7 @@ fn cached_image(mut file: Vec<u8>) -> Option<Vec<u8>> {
 /// Write a compiled image to the cache (best effort: an unwritable cache only costs
 /// compile time), with its length and CRC-32 (`cached_image`), atomically through a
 /// temporary file.
-fn store_cached(kernel: Kernel, k: &CudaKernel, arch: &str, image: &[u8]) {
-    let path = cache_path(kernel, k, arch);
+fn store_cached(path: &std::path::Path, image: &[u8]) {
     if let Some(d) = path.parent() {
         let _ = std::fs::create_dir_all(d);
     }
@@ -327,7 +327,7 @@ impl CudaBackend {
             // afresh and replace it
             Err(_) => {
                 let image = compile_source(kernel, &k, &self.arch)?;
-                store_cached(kernel, &k, &self.arch, &image);
+                store_cached(&cache_path(kernel, &k, &self.arch), &image);
                 load(&image).map_err(|e| dev_err(&format!("load {}", kernel.name()), e))?
             }
         };

@@ -126,13 +126,14 @@ impl CudaKernel {
 /// The CUDA C of a kernel variant.
 pub fn cuda_kernel(kernel: Kernel, variant: Variant, opts: CudaOptions) -> Result<CudaKernel> {
     let (module, info) = kernels::parse_validated(kernel, variant)?;
-    let guarded = self_guarded(&kernels::source(kernel, variant)?);
+    let guarded = self_guarded(kernels::shader_file(kernel.file())?);
     translate(&module, &info, kernel.name(), opts, &guarded)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL -> CUDA: {e}", kernel.name())))
 }
 
-/// Storage bindings a kernel's WGSL declares self-guarded, with a line
-/// `// cuda-guarded: name name ..`: the kernel itself keeps every access to them
+/// Storage bindings a kernel's WGSL file declares self-guarded, with a line
+/// `// cuda-guarded: name name ..` (read from the file as written, so it applies to
+/// every variant; each name must be a storage binding of each): the kernel itself keeps every access to them
 /// inside the binding (a test per block against `arrayLength`, say), so the translation
 /// leaves out the per-access bounds checks it otherwise adds (one compare and select per
 /// load or store, which a load/store kernel pays in throughput; Vulkan's robust buffer
@@ -1155,7 +1156,7 @@ mod tests {
     fn self_guarded_bindings_lose_only_their_checks() {
         for f64 in [false, true] {
             let v = Variant { f64, subgroup: true };
-            let src = kernels::source(Kernel::SzxUnpack, v).unwrap();
+            let src = kernels::shader_file(Kernel::SzxUnpack.file()).unwrap();
             assert_eq!(self_guarded(&src), ["out", "payload_u", "payload_f"]);
             let c = cuda_kernel(Kernel::SzxUnpack, v, CudaOptions::default()).unwrap();
             // storage bindings in order: block_meta 0, offsets 1, payload_u 2, payload_f 3, out 4

@@ -120,8 +120,8 @@ pub fn list_adapters() -> Vec<String> {
 /// `WGPU_BACKEND` value), which also saves the instance's set-up per backend. Every
 /// backend used to create its own, and a process that opened over a hundred backends
 /// in a row (the fault tests) found no Vulkan adapter on the H200's NVIDIA driver
-/// (lavapipe kept working); whether one shared instance avoids that has not run there
-/// yet.
+/// (lavapipe kept working); with one shared instance those tests pass there
+/// (docs/results/h200-wgpu9.log).
 fn shared_instance() -> (wgpu::Instance, wgpu::Backends) {
     static INSTANCES: Mutex<Vec<(wgpu::Backends, wgpu::Instance)>> = Mutex::new(Vec::new());
     let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
