@@ -339,7 +339,8 @@ fn szx_encode_every_width() {
 }
 
 /// Tiny (down to 2^-100 and 1e-37) and huge magnitudes mixed in blocks, zeros, sign
-/// changes, at bounds from 1e-30 to 1e30.
+/// changes, and blocks of one sign around the flush-free threshold, at bounds from
+/// 1e-30 to 1e30.
 #[test]
 fn szx_encode_magnitude_edges() {
     let mut rng = Rng(seed());
@@ -369,6 +370,28 @@ fn szx_encode_magnitude_edges() {
             })
             .collect();
         szx_chain::<f32>(&format!("edges eb={eb:e}"), f32_bytes(&v), v.len(), 128, eb);
+        // blocks of one sign (the flush-free path's condition looks at the block's
+        // smallest magnitude against t): at t, just below it, and spread above it
+        let w: Vec<f32> = (0..4096)
+            .map(|i| {
+                let r = rng.unit();
+                let base = match (i / 128) % 6 {
+                    0 => t,
+                    1 => t * 0.999,
+                    2 => -t,
+                    3 => -t * 0.999,
+                    4 => t * 1.001,
+                    _ => eb * 10.0,
+                };
+                let x = match i % 3 {
+                    0 => base,
+                    1 => base * (1.0 + r * 1e-6),
+                    _ => base * (1.0 + r * 4.0),
+                };
+                x as f32
+            })
+            .collect();
+        szx_chain::<f32>(&format!("one-sign edges eb={eb:e}"), f32_bytes(&w), w.len(), 128, eb);
     }
 }
 

@@ -27,6 +27,11 @@
 
 const WG: u32 = 256u;
 const UNIT: u32 = 4u;
+#ifdef F64
+const F32_PATH: bool = false;
+#else
+const F32_PATH: bool = true;
+#endif
 #include "common/team.wgsl"
 
 // Four consecutive values starting at i0; only the first `n` (0..4) are in the block.
@@ -204,6 +209,73 @@ fn unit_const_ok(u: Unit, mid: FT) -> bool {
     return const_in(u.x.x, 0u, u.n, mid) && const_in(u.x.y, 1u, u.n, mid) && const_in(u.x.z, 2u, u.n, mid) && const_in(u.x.w, 3u, u.n, mid);
 }
 
+// The flush-free value path (float32). For a block whose nonzero values all have
+// magnitude >= T = max(2^-100, eb * 2^-90), with eb >= 2^-100 (not exact mode) and
+// 1 / step normal, no per-value operation of the value path can land below MIN_NORMAL
+// except at zero: every operand is zero or a multiple of at least 2^-124 (values >= T
+// and the references mn, mn - eb/2, the midpoint and the reconstructions built from
+// them), so every nonzero sum or difference is >= max(2^-124, eb * 2^-116); scaled
+// by 1 / step = 1 / (2 eb) it is >= 2^-117 (normal); adding 0.5 to a
+// number near -0.5 leaves a multiple of 2^-25. So each `ftz` would return its operand
+// (a -0 instead of +0 changes no later result), and the codes and decisions are those
+// of the flushing path; the twins (which always flush) check it bit for bit, also at
+// magnitudes around T in blocks of one sign (szx_encode_magnitude_edges). The
+// condition is taken from the block's min / max: one sign and a smallest magnitude
+// >= T (a block that straddles zero keeps the flushing path). Block-level values
+// (mn, mid, the shifted reference) and the units past the first keep it too.
+fn noflush_min() -> FT {
+#ifdef F64
+    return FT(0.0);
+#else
+    return max(ldexp(1.0, -100), ldexp(P.eb, -90));
+#endif
+}
+fn quant_nf(x: FT, r: FT) -> FT {
+    return floor(((x - r) * P.inv) * P.one + FT(0.5));
+}
+fn dequant_nf(q: u32, r: FT) -> FT {
+    return (FT(q) * P.step) * P.one + r;
+}
+fn within_nf(x: FT, y: FT) -> bool {
+    let a = abs(x - y);
+    if (a < P.eb) {
+        return true;
+    }
+    return a == P.eb && abs(x) >= P.eb && abs(y) >= P.eb && ((x < FT(0.0)) == (y < FT(0.0)));
+}
+fn code_of_nf(x: FT, r: FT, qlim: u32) -> vec2<u32> {
+    let q = u32(quant_nf(x, r));
+    if (within_nf(x, dequant_nf(q, r))) {
+        return vec2<u32>(q, 1u);
+    }
+    if (q > 0u && within_nf(x, dequant_nf(q - 1u, r))) {
+        return vec2<u32>(q - 1u, 1u);
+    }
+    if (q < qlim && within_nf(x, dequant_nf(q + 1u, r))) {
+        return vec2<u32>(q + 1u, 1u);
+    }
+    return vec2<u32>(q, 0u);
+}
+fn code_in_nf(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
+    if (j < n) {
+        return code_of_nf(x, r, qlim);
+    }
+    return vec2<u32>(0u, 1u);
+}
+fn unit_codes_nf(u: Unit, r: FT, qlim: u32) -> Codes {
+    let a = code_in_nf(u.x.x, 0u, u.n, r, qlim);
+    let b = code_in_nf(u.x.y, 1u, u.n, r, qlim);
+    let c = code_in_nf(u.x.z, 2u, u.n, r, qlim);
+    let d = code_in_nf(u.x.w, 3u, u.n, r, qlim);
+    return Codes(vec4<u32>(a.x, b.x, c.x, d.x), (a.y & b.y & c.y & d.y) == 1u);
+}
+fn const_in_nf(x: FT, j: u32, n: u32, mid: FT) -> bool {
+    return j >= n || within_nf(x, mid);
+}
+fn unit_const_ok_nf(u: Unit, mid: FT) -> bool {
+    return const_in_nf(u.x.x, 0u, u.n, mid) && const_in_nf(u.x.y, 1u, u.n, mid) && const_in_nf(u.x.z, 2u, u.n, mid) && const_in_nf(u.x.w, 3u, u.n, mid);
+}
+
 // The 32-bit value v placed at bit o of a word (o may be negative: low bits dropped).
 fn piece(v: u32, o: i32) -> u32 {
     // branch-free: WGSL shifts use the amount modulo 32, the selects discard those
@@ -352,7 +424,12 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     var width = 0u;
     var r = FT(0.0);
     var c0 = vec4<u32>(0u);
-    if (any_special == 0u) {
+    // float32 blocks with no small magnitudes take the flush-free value path
+    // (a block of one sign whose smallest magnitude is >= T has no small magnitude;
+    // a block that straddles zero takes the flushing path)
+    let tsmall = noflush_min();
+    let noflush = F32_PATH && any_special == 0u && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
+    if ((any_special & 1u) == 0u) {
         if (P.exact == 1u) {
             if (key_eq(kmin, kmax)) {
                 typ = BT_CONST;
@@ -373,22 +450,31 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
             let qlim = width_limit(w);
             // a range above 4 eb (2 steps; exact) cannot be a constant block
             let maybe_const = !(d > P.step * FT(2.0));
-            // constant first: a constant block needs no codes (one team AND decides; a
-            // constant block wins over a quantized one in the twin too, same decisions)
-            var is_const = false;
+            // constant first: the constant test (one team AND) before any code, and a
+            // constant block computes none (it wins over a quantized one, as in the
+            // twin). The rest keeps the layout of the combined pass.
+            var cok = false;
             if (maybe_const) {
-                var cok = unit_const_ok(u0, mid);
+                if (noflush) {
+                    cok = unit_const_ok_nf(u0, mid);
+                } else {
+                    cok = unit_const_ok(u0, mid);
+                }
                 for (var k = 1u; k < units; k++) {
                     cok = cok && unit_const_ok(load_unit(start + k * step_u + UNIT * lane, end), mid);
                 }
-                is_const = team_and(lane, select(0u, 1u, cok)) != 0u;
+                cok = team_and(lane, select(0u, 1u, cok)) != 0u;
             }
-            if (is_const) {
-                typ = BT_CONST;
-                r = mid;
-            } else {
+            // a constant block skips the codes and the second team reduction
+            var flags = 1u;
+            if (!cok) {
                 if (qok) {
-                    let cs = unit_codes(u0, mn, qlim);
+                    var cs: Codes;
+                    if (noflush) {
+                        cs = unit_codes_nf(u0, mn, qlim);
+                    } else {
+                        cs = unit_codes(u0, mn, qlim);
+                    }
                     c0 = cs.c;
                     qok = cs.ok;
                 }
@@ -397,42 +483,46 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
                         qok = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), mn, qlim).ok;
                     }
                 }
-                var rq = mn;
-                var quant_ok = team_and(lane, select(0u, 1u, qok)) != 0u;
-                if (!quant_ok) {
-                    // quarter-step shift of the levels (see the CPU twin)
-                    let r2 = subr(mn, mulr(P.step, FT(0.25)));
-                    let qf2 = quant(mx, r2);
-                    var ok2 = qf2 < P.two_maxw;
-                    var qmax2 = 0u;
+                flags = team_and(lane, select(0u, 2u, qok));
+            }
+            var rq = mn;
+            var quant_ok = (flags & 2u) != 0u;
+            if (flags == 0u) {
+                // quarter-step shift of the levels (see the CPU twin)
+                let r2 = subr(mn, mulr(P.step, FT(0.25)));
+                let qf2 = quant(mx, r2);
+                var ok2 = qf2 < P.two_maxw;
+                var qmax2 = 0u;
+                if (ok2) {
+                    qmax2 = u32(qf2);
+                }
+                let w2 = 32u - countLeadingZeros(qmax2);
+                let qlim2 = width_limit(w2);
+                var c2 = vec4<u32>(0u);
+                if (ok2) {
+                    let cs = unit_codes(u0, r2, qlim2);
+                    c2 = cs.c;
+                    ok2 = cs.ok;
+                }
+                for (var k = 1u; k < units; k++) {
                     if (ok2) {
-                        qmax2 = u32(qf2);
-                    }
-                    let w2 = 32u - countLeadingZeros(qmax2);
-                    let qlim2 = width_limit(w2);
-                    var c2 = vec4<u32>(0u);
-                    if (ok2) {
-                        let cs = unit_codes(u0, r2, qlim2);
-                        c2 = cs.c;
-                        ok2 = cs.ok;
-                    }
-                    for (var k = 1u; k < units; k++) {
-                        if (ok2) {
-                            ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
-                        }
-                    }
-                    if (team_and(lane, select(0u, 1u, ok2)) != 0u) {
-                        quant_ok = true;
-                        rq = r2;
-                        w = w2;
-                        c0 = c2;
+                        ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
                     }
                 }
-                if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
-                    typ = BT_QUANT;
-                    width = w;
-                    r = rq;
+                if (team_and(lane, select(0u, 2u, ok2)) != 0u) {
+                    quant_ok = true;
+                    rq = r2;
+                    w = w2;
+                    c0 = c2;
                 }
+            }
+            if ((flags & 1u) != 0u) {
+                typ = BT_CONST;
+                r = mid;
+            } else if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+                typ = BT_QUANT;
+                width = w;
+                r = rq;
             }
         }
     }
