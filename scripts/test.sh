@@ -17,3 +17,6 @@ cargo build --release --all-targets
 echo "== GPU adapter used by the tests"
 target/release/fzwgpu adapters
 cargo test --release --all-targets "$@"
+# chain_decode's COALESCE variant (the CUDA backend's default) on the same adapter
+echo "== kernel twins and fused chains with FZWGPU_COALESCE=1"
+FZWGPU_COALESCE=1 cargo test --release --test kernels --test fusion "$@"

@@ -12,15 +12,21 @@ fn every_kernel_variant_validates() {
     for k in Kernel::ALL {
         for f64 in [false, true] {
             for subgroup in [false, true] {
-                let r = reflect(k, Variant { f64, subgroup }).unwrap_or_else(|e| panic!("{}: {e}", k.name()));
-                assert!(r.workgroup_size[0] > 0, "{}", k.name());
+                for coalesce in [false, true] {
+                    let r = reflect(k, Variant { f64, subgroup, coalesce }).unwrap_or_else(|e| panic!("{}: {e}", k.name()));
+                    assert!(r.workgroup_size[0] > 0, "{}", k.name());
+                    // the variants of a kernel share its interface (one host side)
+                    let plain = reflect(k, Variant { f64, ..Default::default() }).unwrap();
+                    assert_eq!(r.bindings, plain.bindings, "{} bindings", k.name());
+                    assert_eq!(r.params, plain.params, "{} params", k.name());
+                }
             }
         }
     }
 }
 
 fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
-    let r = reflect(k, Variant { f64, subgroup: false }).unwrap();
+    let r = reflect(k, Variant { f64, subgroup: false, coalesce: false }).unwrap();
     let got: Vec<(String, u32)> = r.params.clone();
     let want: Vec<(String, u32)> = fields.iter().map(|(n, o)| (n.to_string(), *o as u32)).collect();
     assert_eq!(got, want, "{} (f64={f64}) params layout", k.name());

@@ -8,7 +8,10 @@
 // tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head is added and the codes are
 // dequantized straight into `out` (float32: 16-byte stores; the out window is padded
 // to 16 bytes, and the values past n that land in the padding are not part of the
-// output). Outliers are patched afterwards by quant_patch. Preconditions (checked by
+// output). The COALESCE variant (the CUDA backend's; measured, PERFORMANCE.md) reads
+// each code with its own one or two loads instead of a bit-stream reader, and stores
+// float32 values through workgroup memory, 32 consecutive words per group of 32
+// invocations at a time; same output, padding included. Outliers are patched afterwards by quant_patch. Preconditions (checked by
 // the host): block_size a power of two in [32, 32 * WG]; tx a multiple of 32 dividing
 // 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle rows: each
 // invocation reads its own 32 codes).
@@ -24,7 +27,11 @@
 #ifdef F64
 @group(0) @binding(5) var<storage, read_write> out: array<f64>;
 #else
+#ifdef COALESCE
+@group(0) @binding(5) var<storage, read_write> out: array<u32>;
+#else
 @group(0) @binding(5) var<storage, read_write> out: array<vec4<u32>>;
+#endif
 #endif
 
 #include "common/szx_math.wgsl"
@@ -33,6 +40,23 @@
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
 
+#ifdef COALESCE
+// Code j of the 32 whose w * 32 bits start at word `base`: one or two loads, each
+// independent of the others (the word after the last one may be read: its bits are
+// masked off).
+fn code_at(base: u32, j: u32, w: u32, m: u32) -> u32 {
+    let bit = j * w;
+    let a = base + (bit >> 5u);
+    let s = bit & 31u;
+    let lo = payload_u[a] >> s;
+    let hi = select(0u, payload_u[a + 1u] << ((32u - s) & 31u), s + w > 32u);
+    return (lo | hi) & m;
+}
+
+fn codes4(base: u32, j: u32, w: u32, m: u32) -> vec4<u32> {
+    return vec4<u32>(code_at(base, j, w, m), code_at(base, j + 1u, w, m), code_at(base, j + 2u, w, m), code_at(base, j + 3u, w, m));
+}
+#else
 // Bit-stream reader over the invocation's payload words.
 var<private> rd_at: u32;
 var<private> rd_end: u32;
@@ -66,6 +90,7 @@ fn take4(w: u32) -> vec4<u32> {
     let d = take(w);
     return vec4<u32>(a, b, c, d);
 }
+#endif
 
 fn unzz4(v: vec4<u32>) -> vec4<u32> {
     if (P.bzigzag == 1u) {
@@ -81,6 +106,18 @@ fn residuals32(i: u32) -> V32 {
     if (w == 0u) {
         return v32_zero();
     }
+#ifdef COALESCE
+    let base = P.word_base + offsets[b] + ((i % P.block_size) / LANE) * w;
+    let m = width_limit(w);
+    let r0 = unzz4(codes4(base, 0u, w, m));
+    let r1 = unzz4(codes4(base, 4u, w, m));
+    let r2 = unzz4(codes4(base, 8u, w, m));
+    let r3 = unzz4(codes4(base, 12u, w, m));
+    let r4 = unzz4(codes4(base, 16u, w, m));
+    let r5 = unzz4(codes4(base, 20u, w, m));
+    let r6 = unzz4(codes4(base, 24u, w, m));
+    let r7 = unzz4(codes4(base, 28u, w, m));
+#else
     rd_at = P.word_base + offsets[b] + ((i % P.block_size) / LANE) * w;
     rd_end = rd_at + w;
     rd_cur = payload_u[rd_at];
@@ -93,6 +130,7 @@ fn residuals32(i: u32) -> V32 {
     let r5 = unzz4(take4(w));
     let r6 = unzz4(take4(w));
     let r7 = unzz4(take4(w));
+#endif
     return V32(r0, r1, r2, r3, r4, r5, r6, r7);
 }
 
@@ -129,8 +167,8 @@ fn dq(c: u32) -> FT {
     return mulr(FT(q), P.step);
 }
 
-fn store4(i: u32, c: vec4<u32>) {
 #ifdef F64
+fn store4(i: u32, c: vec4<u32>) {
     if (i < P.n) {
         out[i] = dq(c.x);
     }
@@ -143,13 +181,61 @@ fn store4(i: u32, c: vec4<u32>) {
     if (i + 3u < P.n) {
         out[i + 3u] = dq(c.w);
     }
+}
 #else
+#ifdef COALESCE
+// Each invocation parks its 32 values in a row of s_val (33 words apart: no bank
+// conflicts either way), then each group of 32 invocations writes the 32 rows of its
+// group, one row per step: 32 consecutive words (one 128-byte line) per step instead of
+// one 16-byte piece per invocation 128 bytes apart. Like the 16-byte stores, a row
+// writes up to the next multiple of 4 past n (the padding of the out window).
+const NONE: u32 = 0xffffffffu;
+var<workgroup> s_val: array<u32, 2112>; // WG * 33
+var<workgroup> s_at: array<u32, 64>;    // WG: first index of each row, NONE for none
+
+fn park4(o: u32, c: vec4<u32>) {
+    s_val[o] = bitcast<u32>(dq(c.x));
+    s_val[o + 1u] = bitcast<u32>(dq(c.y));
+    s_val[o + 2u] = bitcast<u32>(dq(c.z));
+    s_val[o + 3u] = bitcast<u32>(dq(c.w));
+}
+
+fn park32(lid: u32, c: V32) {
+    let o = lid * 33u;
+    park4(o, c.v0);
+    park4(o + 4u, c.v1);
+    park4(o + 8u, c.v2);
+    park4(o + 12u, c.v3);
+    park4(o + 16u, c.v4);
+    park4(o + 20u, c.v5);
+    park4(o + 24u, c.v6);
+    park4(o + 28u, c.v7);
+}
+
+// every invocation of the workgroup (uniform control flow: barriers)
+fn store_rows(lid: u32) {
+    workgroupBarrier();
+    let col = lid % LANE;
+    let first = lid - col;
+    let n4 = (P.n + 3u) / 4u * 4u;
+    for (var r = 0u; r < LANE; r++) {
+        let at = s_at[first + r];
+        if (at != NONE && at + col < n4) {
+            out[at + col] = s_val[(first + r) * 33u + col];
+        }
+    }
+    workgroupBarrier();
+}
+#else
+fn store4(i: u32, c: vec4<u32>) {
     if (i < P.n) {
         out[i / 4u] = bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
     }
-#endif
 }
+#endif
+#endif
 
+#ifndef COALESCE
 fn store32(i: u32, c: V32) {
     store4(i, c.v0);
     store4(i + 4u, c.v1);
@@ -160,6 +246,7 @@ fn store32(i: u32, c: V32) {
     store4(i + 24u, c.v6);
     store4(i + 28u, c.v7);
 }
+#endif
 
 // invocation totals for the tile-row scans through workgroup memory (by step parity)
 var<workgroup> s_tot: array<u32, 128>; // 2 * WG
@@ -225,8 +312,16 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
 #ifdef SUBGROUP
         }
 #endif
+#ifdef COALESCE
+        if (on) {
+            park32(lid, v32_add(prefix32(col, before), v32_splat(head)));
+        }
+        s_at[lid] = select(NONE, i, on);
+        store_rows(lid);
+#else
         if (on) {
             store32(i, v32_add(prefix32(col, before), v32_splat(head)));
         }
+#endif
     }
 }

@@ -54,6 +54,8 @@ pub struct CudaBackend {
     events: (sys::CUevent, sys::CUevent),
     arch: String,
     code: CudaOptions,
+    /// `Variant::coalesce` (on by default; `FZWGPU_COALESCE=0`)
+    coalesce: bool,
     slab: Mutex<BufferTable<Dev>>,
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
     fail_allocs_after: Option<u64>,
@@ -298,6 +300,7 @@ impl CudaBackend {
             events,
             arch: format!("sm_{major}{minor}"),
             code,
+            coalesce: crate::kernels::coalesce_from_env(true),
             slab: Mutex::new(BufferTable::default()),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),
@@ -311,7 +314,7 @@ impl CudaBackend {
     }
 
     fn kernel(&self, kernel: Kernel, f64: bool) -> Result<Arc<Loaded>> {
-        let variant = Variant { f64: f64 && kernel.has_f64(), subgroup: kernel.has_subgroup() };
+        let variant = Variant { f64, subgroup: true, coalesce: self.coalesce }.for_kernel(kernel);
         let mut cache = self.kernels.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?;
         if let Some(l) = cache.get(&(kernel, variant)) {
             return Ok(l.clone());
@@ -756,7 +759,7 @@ mod tests {
     fn compiled_kernels_are_cached_on_disk() {
         let dir = std::env::temp_dir().join(format!("fzwgpu-cache-test-{}", std::process::id()));
         std::env::set_var("FZWGPU_CACHE_DIR", &dir);
-        let v = Variant { f64: false, subgroup: true };
+        let v = Variant { f64: false, subgroup: true, coalesce: false };
         let t = std::time::Instant::now();
         let (_, a) = compile_cached(Kernel::SzxEncode, v, CudaOptions::default(), "sm_90").unwrap();
         let cold = t.elapsed();
@@ -808,7 +811,7 @@ mod tests {
                 for (checks, clamp) in [(true, false), (true, true), (false, false)] {
                     let code = CudaOptions { bounds_checks: checks, clamp_loads: clamp, ..Default::default() };
                     let t = std::time::Instant::now();
-                    match compile(k, Variant { f64, subgroup: true }, code, &arch) {
+                    match compile(k, Variant { f64, subgroup: true, coalesce: true }, code, &arch) {
                         Err(e) => failures.push(format!("{} f64={f64} checks={checks} clamp={clamp}: {e}", k.name())),
                         Ok((_, image)) => eprintln!(
                             "{} f64={f64} checks={checks} clamp={clamp}: {} bytes of {arch} code in {:.2} s",

@@ -188,7 +188,7 @@ pub(crate) fn validate_recording(b: &dyn Backend, rec: &Recording) -> Result<()>
     for cmd in &rec.commands {
         match cmd {
             Command::Dispatch { kernel, f64, params, bindings, .. } => {
-                let r = kernels::reflect(*kernel, Variant { f64: *f64, subgroup: false })?;
+                let r = kernels::reflect(*kernel, Variant { f64: *f64, subgroup: false, coalesce: false })?;
                 let storage: Vec<&BindKind> = r.bindings.iter().filter(|k| **k != BindKind::Uniform).collect();
                 if storage.len() != bindings.len() {
                     return Err(Error::Device(format!(

@@ -565,10 +565,14 @@ fn run(cli: Cli) -> Result<()> {
                 .find(|k| k.name() == name)
                 .ok_or_else(|| Error::Config(format!("unknown kernel '{name}' (run kernel-source without a name for the list)")))?;
             if cuda {
-                let c = kernels::cuda::cuda_kernel(k, Variant { f64, subgroup: true }, kernels::cuda::CudaOptions::from_env())?;
+                let c = kernels::cuda::cuda_kernel(
+                    k,
+                    Variant { f64, subgroup: true, coalesce: kernels::coalesce_from_env(true) },
+                    kernels::cuda::CudaOptions::from_env(),
+                )?;
                 print!("{}", c.source);
             } else {
-                print!("{}", kernels::source(k, Variant { f64, subgroup: !no_subgroups })?);
+                print!("{}", kernels::source(k, Variant { f64, subgroup: !no_subgroups, coalesce: kernels::coalesce_from_env(false) })?);
             }
             Ok(())
         }

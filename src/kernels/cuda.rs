@@ -1110,7 +1110,7 @@ mod tests {
     /// `Args` struct has them (its size is static_asserted in the source).
     #[test]
     fn args_blob_layout() {
-        let k = cuda_kernel(Kernel::SzxUnpack, Variant { f64: false, subgroup: true }, CudaOptions::default()).unwrap();
+        let k = cuda_kernel(Kernel::SzxUnpack, Variant { f64: false, subgroup: true, coalesce: false }, CudaOptions::default()).unwrap();
         let nb = k.binding_strides.len();
         assert!(k.source.contains(&format!("static_assert(sizeof(Args) == {}", k.args_size())));
         let addrs: Vec<u64> = (0..nb as u64).map(|i| 0x1000 * (i + 1)).collect();
@@ -1132,20 +1132,18 @@ mod tests {
     #[test]
     fn every_kernel_translates() {
         for k in Kernel::ALL {
-            for f64 in [false, true] {
-                for subgroup in [false, true] {
-                    let v = Variant { f64, subgroup };
-                    let c = cuda_kernel(k, v, CudaOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-                    // the source keys the on-disk cache: the same on every translation
-                    // (an unordered map once made it vary, and every process compiled anew)
-                    let again = cuda_kernel(k, v, CudaOptions::default()).unwrap();
-                    assert!(again.source == c.source, "{}: translation is not deterministic", k.name());
-                    assert_eq!(c.entry, k.name());
-                    let r = kernels::reflect(k, v).unwrap();
-                    assert_eq!(c.workgroup_size, r.workgroup_size);
-                    assert_eq!(c.params_size, r.params_size);
-                    assert_eq!(c.binding_strides.len(), r.bindings.iter().filter(|b| **b != kernels::BindKind::Uniform).count());
-                }
+            for (f64, subgroup, coalesce) in (0..8).map(|b| (b & 1 != 0, b & 2 != 0, b & 4 != 0)) {
+                let v = Variant { f64, subgroup, coalesce };
+                let c = cuda_kernel(k, v, CudaOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+                // the source keys the on-disk cache: the same on every translation
+                // (an unordered map once made it vary, and every process compiled anew)
+                let again = cuda_kernel(k, v, CudaOptions::default()).unwrap();
+                assert!(again.source == c.source, "{}: translation is not deterministic", k.name());
+                assert_eq!(c.entry, k.name());
+                let r = kernels::reflect(k, v).unwrap();
+                assert_eq!(c.workgroup_size, r.workgroup_size);
+                assert_eq!(c.params_size, r.params_size);
+                assert_eq!(c.binding_strides.len(), r.bindings.iter().filter(|b| **b != kernels::BindKind::Uniform).count());
             }
         }
     }
@@ -1155,7 +1153,7 @@ mod tests {
     #[test]
     fn self_guarded_bindings_lose_only_their_checks() {
         for f64 in [false, true] {
-            let v = Variant { f64, subgroup: true };
+            let v = Variant { f64, subgroup: true, coalesce: false };
             let src = kernels::shader_file(Kernel::SzxUnpack.file()).unwrap();
             assert_eq!(self_guarded(&src), ["out", "payload_u", "payload_f"]);
             let c = cuda_kernel(Kernel::SzxUnpack, v, CudaOptions::default()).unwrap();
@@ -1169,7 +1167,7 @@ mod tests {
             // the kernel's own guard reads the lengths
             assert!(c.source.contains("ctx.n4") && c.source.contains("ctx.n2"));
         }
-        let (m, info) = kernels::parse_validated(Kernel::SzxUnpack, Variant { f64: false, subgroup: true }).unwrap();
+        let (m, info) = kernels::parse_validated(Kernel::SzxUnpack, Variant { f64: false, subgroup: true, coalesce: false }).unwrap();
         let e = translate(&m, &info, "szx_unpack", CudaOptions::default(), &["nonesuch".into()]).unwrap_err();
         assert!(e.contains("nonesuch"), "{e}");
     }

@@ -148,7 +148,7 @@ impl CpuBackend {
     }
 
     fn run_dispatch(slab: &mut Slab, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u32) -> Result<()> {
-        let refl = kernels::reflect(kernel, Variant { f64, subgroup: false })?;
+        let refl = kernels::reflect(kernel, Variant { f64, subgroup: false, coalesce: false })?;
         let kinds: Vec<BindKind> = refl.bindings.iter().copied().filter(|k| *k != BindKind::Uniform).collect();
         // Take the written buffers out of the slab so the read-only ones can be borrowed.
         let mut taken: Vec<(u32, Vec<u64>)> = Vec::new();
