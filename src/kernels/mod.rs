@@ -237,8 +237,8 @@ pub struct Variant {
     pub subgroup: bool,
     /// `chain_decode`, float32: codes read by independent loads and values stored
     /// through workgroup memory, coalesced (`COALESCE`). Chosen per backend from H200
-    /// measurements: the CUDA backend's default (+22-88%), off through Vulkan, where the
-    /// same code ran 30-40% slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
+    /// measurements: the CUDA backend's default (+26-88%), off through Vulkan, where the
+    /// same code ran 24-43% slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
     pub coalesce: bool,
 }
 
