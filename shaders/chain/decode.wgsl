@@ -5,16 +5,17 @@
 // the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
 // along y) in registers; per row the prefix along x is the invocation's own 32-value
 // prefix plus the exclusive scan of the totals of the invocations before it in the
-// tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head is added and the codes are
-// dequantized straight into `out` (float32: 16-byte stores; the out window is padded
-// to 16 bytes, and the values past n that land in the padding are not part of the
-// output). The COALESCE variant (the CUDA backend's; measured, PERFORMANCE.md) reads
-// each code with its own one or two loads instead of a bit-stream reader, and stores
-// float32 values through workgroup memory, 32 consecutive words per group of 32
-// invocations at a time; same output, padding included. Outliers are patched afterwards by quant_patch. Preconditions (checked by
-// the host): block_size a power of two in [32, 32 * WG]; tx a multiple of 32 dividing
-// 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle rows: each
-// invocation reads its own 32 codes).
+// tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head
+// is added and the codes are dequantized straight into `out` (float32: 16-byte
+// stores; the out window is padded to 16 bytes, and the values past n that land in
+// the padding are not part of the output). The COALESCE variant (float32; the CUDA
+// backend's, measured in PERFORMANCE.md round 6) reads each code with its own one or
+// two loads instead of a bit-stream reader, and stores the values through workgroup
+// memory, 32 consecutive words per group of 32 invocations at a time; same output,
+// padding included. Outliers are patched afterwards by quant_patch. Preconditions
+// (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
+// 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
+// rows: each invocation reads its own 32 codes).
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"
