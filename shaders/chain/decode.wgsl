@@ -191,8 +191,8 @@ fn store4(i: u32, c: vec4<u32>) {
 // one 16-byte piece per invocation 128 bytes apart. Like the 16-byte stores, a row
 // writes up to the next multiple of 4 past n (the padding of the out window).
 const NONE: u32 = 0xffffffffu;
-var<workgroup> s_val: array<u32, 2112>; // WG * 33
-var<workgroup> s_at: array<u32, 64>;    // WG: first index of each row, NONE for none
+var<workgroup> s_val: array<u32, WG * 33u>;
+var<workgroup> s_at: array<u32, WG>; // first index of each row, NONE for none
 
 fn park4(o: u32, c: vec4<u32>) {
     s_val[o] = bitcast<u32>(dq(c.x));
@@ -250,7 +250,7 @@ fn store32(i: u32, c: V32) {
 #endif
 
 // invocation totals for the tile-row scans through workgroup memory (by step parity)
-var<workgroup> s_tot: array<u32, 128>; // 2 * WG
+var<workgroup> s_tot: array<u32, 2u * WG>;
 
 @compute @workgroup_size(WG)
 fn chain_decode(@builtin(local_invocation_index) lid: u32,

@@ -229,7 +229,7 @@ fn pack32(r: V32, w: u32, at: u32) {
 }
 
 // block maxima through workgroup memory (double-buffered by step parity)
-var<workgroup> s_max: array<atomic<u32>, 128>; // 2 * WG
+var<workgroup> s_max: array<atomic<u32>, 2u * WG>;
 
 @compute @workgroup_size(WG)
 fn chain_encode(@builtin(local_invocation_index) lid: u32,

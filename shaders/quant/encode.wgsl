@@ -21,7 +21,7 @@
 #include "common/quantize.wgsl"
 
 const WG: u32 = 256u;
-var<workgroup> s_mask: array<atomic<u32>, 8>; // WG / 32
+var<workgroup> s_mask: array<atomic<u32>, WG / 32u>;
 var<workgroup> s_count: atomic<u32>;
 
 @compute @workgroup_size(WG)
