@@ -191,7 +191,8 @@ fn store4(i: u32, c: vec4<u32>) {
 // one 16-byte piece per invocation 128 bytes apart. Like the 16-byte stores, a row
 // writes up to the next multiple of 4 past n (the padding of the out window).
 const NONE: u32 = 0xffffffffu;
-var<workgroup> s_val: array<u32, WG * 33u>;
+const ROW: u32 = LANE + 1u; // words per parked row (one more than LANE: no bank conflicts)
+var<workgroup> s_val: array<u32, WG * ROW>;
 var<workgroup> s_at: array<u32, WG>; // first index of each row, NONE for none
 
 fn park4(o: u32, c: vec4<u32>) {
@@ -202,7 +203,7 @@ fn park4(o: u32, c: vec4<u32>) {
 }
 
 fn park32(lid: u32, c: V32) {
-    let o = lid * 33u;
+    let o = lid * ROW;
     park4(o, c.v0);
     park4(o + 4u, c.v1);
     park4(o + 8u, c.v2);
@@ -222,7 +223,7 @@ fn store_rows(lid: u32) {
     for (var r = 0u; r < LANE; r++) {
         let at = s_at[first + r];
         if (at != NONE && at + col < n4) {
-            out[at + col] = s_val[(first + r) * 33u + col];
+            out[at + col] = s_val[(first + r) * ROW + col];
         }
     }
     workgroupBarrier();
