@@ -18,5 +18,5 @@ echo "== GPU adapter used by the tests"
 target/release/fzwgpu adapters
 cargo test --release --all-targets "$@"
 # chain_decode's COALESCE variant (the CUDA backend's default) on the same adapter
-echo "== kernel twins and fused chains with FZWGPU_COALESCE=1"
-FZWGPU_COALESCE=1 cargo test --release --test kernels --test fusion "$@"
+echo "== kernel twins, fused chains and SZp-chain presets with FZWGPU_COALESCE=1"
+FZWGPU_COALESCE=1 cargo test --release --test kernels --test fusion --test adversarial_szp --test chunks "$@"
