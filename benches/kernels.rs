@@ -1,7 +1,9 @@
 //! criterion benches of single kernels on a 16 MiB float32 field (one dispatch per
 //! iteration, submit and wait included), per backend, in bytes of input per second:
 //! the range reduction, SZx encoding, the Quantizer's encode pass and the one-pass
-//! SZp chain encoder (2-D 4096 x 1024, tiles and blocks of 128). The
+//! SZp chain encoder and decoder (2-D 4096 x 1024, tiles and blocks of 128; the decoder
+//! on a synthetic payload of 6-bit codes, in the backend's variant, so
+//! `FZWGPU_COALESCE=0|1` compares the two forms). The
 //! per-kernel times of whole runs on a real GPU come from `FZWGPU_PROFILE=1 fzwgpu
 //! bench` (GPU timestamps); these benches compare kernels and backends within one run.
 
@@ -9,7 +11,7 @@ mod common;
 use common::backends;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fzwgpu::backend::Backend;
-use fzwgpu::kernels::params::{ChainParams32, LorenzoParams, QuantParams32, SzxParams32};
+use fzwgpu::kernels::params::{ChainParams32, ChainUnpackParams32, LorenzoParams, QuantParams32, SzxParams32};
 use fzwgpu::kernels::range::device_range;
 use fzwgpu::kernels::Kernel;
 use fzwgpu::recording::{BufSlice, Recorder};
@@ -122,6 +124,52 @@ fn bench_kernels(c: &mut Criterion) {
                 r.submit().unwrap();
             })
         });
+        // chain_decode of the same geometry: every block 6 bits wide, payload words from a
+        // fixed pseudo-random sequence (any bits decode), no centering
+        let w = 6u32;
+        let per_block = bs / 32 * w;
+        let meta: Vec<u32> = vec![w * 0x0101_0101; (nb as usize).div_ceil(4)];
+        let offs: Vec<u32> = (0..nb).map(|b| b * per_block).collect();
+        let pay: Vec<u32> = (0..nb * per_block).map(|i| i.wrapping_mul(2654435761).rotate_left(13)).collect();
+        let upload = |v: &[u32]| {
+            let bytes = (4 * v.len() as u64).max(4);
+            let id = be.create_buffer(bytes).unwrap();
+            be.write_buffer(id, 0, bytemuck::cast_slice(v)).unwrap();
+            BufSlice::new(id, 0, bytes)
+        };
+        let (meta_w, offs_w, pay_w, means_w) = (upload(&meta), upload(&offs), upload(&pay), upload(&[0u32; 4]));
+        let up = ChainUnpackParams32 {
+            n: N as u32,
+            block_size: bs,
+            ntiles: (lp.ntx * lp.nty),
+            bzigzag: 1,
+            nx,
+            ny,
+            nz: 1,
+            tx: t,
+            ty: t,
+            tz: 1,
+            ntx: lp.ntx,
+            nty: lp.nty,
+            shared_scan: fzwgpu::kernels::chain::needs_workgroup_memory(t / 32, be.info().subgroups) as u32,
+            eb,
+            inv: 1.0 / (2.0 * eb),
+            step: 2.0 * eb,
+            one: 1.0,
+            ..Default::default()
+        };
+        let dgroups = fzwgpu::kernels::chain::decode_groups(&lp).unwrap();
+        g.bench_function(BenchmarkId::new("chain_decode", &name), |b| {
+            b.iter(|| {
+                let mut r = Recorder::new(be.as_ref());
+                let out = BufSlice::new(r.alloc(N * 4).unwrap(), 0, N * 4);
+                r.dispatch(Kernel::ChainDecode, false, &up, &[meta_w, offs_w, pay_w, means_w, out], dgroups).unwrap();
+                r.submit().unwrap();
+            })
+        });
+        for b in [meta_w, offs_w, pay_w, means_w] {
+            be.release_buffer(b.buf);
+        }
         be.release_buffer(data);
     }
     g.finish();
