@@ -594,7 +594,7 @@ impl Backend for CudaBackend {
         let mut readbacks = Vec::with_capacity(rec.readbacks.len());
         for s in &rec.readbacks {
             let p = self.ptr(s)?;
-            let mut v = vec![0u8; s.size as usize];
+            let mut v = crate::hostmem::zeroed(s.size as usize)?;
             self.download(&st, p, &mut v)?;
             readbacks.push(v);
         }
@@ -607,7 +607,7 @@ impl Backend for CudaBackend {
         let mut out = Vec::with_capacity(slices.len());
         for s in slices {
             let p = self.ptr(s)?;
-            let mut v = vec![0u8; s.size as usize];
+            let mut v = crate::hostmem::zeroed(s.size as usize)?;
             self.download(&st, p, &mut v)?;
             out.push(v);
         }
