@@ -132,13 +132,14 @@ pub fn cuda_kernel(kernel: Kernel, variant: Variant, opts: CudaOptions) -> Resul
 }
 
 /// Storage bindings a kernel's WGSL file declares self-guarded, with a line
-/// `// cuda-guarded: name name ..` (read from the file as written, so it applies to
-/// every variant; each name must be a storage binding of each): the kernel itself keeps every access to them
-/// inside the binding (a test per block against `arrayLength`, say), so the translation
-/// leaves out the per-access bounds checks it otherwise adds (one compare and select per
-/// load or store, which a load/store kernel pays in throughput; Vulkan's robust buffer
-/// access does it in hardware). The claim is checked where it is made: the kernel's
-/// guard sits beside the directive and the twin tests run the kernel on both backends.
+/// `// cuda-guarded: name name ..` (read from the file as written, so it applies to every
+/// variant; each name must be a storage binding of each): the kernel itself keeps every
+/// access to them inside the binding (a test per block against `arrayLength`, say), so
+/// the translation leaves out the per-access bounds checks it otherwise adds (one
+/// compare and select per load or store, which a load/store kernel pays in throughput;
+/// Vulkan's robust buffer access does it in hardware). The claim is checked where it is
+/// made: the kernel's guard sits beside the directive and the twin tests run the kernel
+/// on both backends.
 pub fn self_guarded(source: &str) -> Vec<String> {
     source
         .lines()

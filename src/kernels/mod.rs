@@ -204,6 +204,12 @@ impl Kernel {
         )
     }
 
+    /// Whether the kernel has a coalescing variant (`#ifdef COALESCE`, float32 only:
+    /// `Variant::coalesce`).
+    pub fn has_coalesce(self) -> bool {
+        matches!(self, Kernel::ChainDecode)
+    }
+
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
         matches!(
@@ -246,7 +252,7 @@ impl Variant {
     /// The variant as kernel `kernel` has it: the switches it does not have are off.
     pub fn for_kernel(self, kernel: Kernel) -> Variant {
         let f64 = self.f64 && kernel.has_f64();
-        Variant { f64, subgroup: self.subgroup && kernel.has_subgroup(), coalesce: self.coalesce && kernel == Kernel::ChainDecode && !f64 }
+        Variant { f64, subgroup: self.subgroup && kernel.has_subgroup(), coalesce: self.coalesce && kernel.has_coalesce() && !f64 }
     }
 }
 
@@ -325,16 +331,9 @@ fn expand(path: &str, defines: &[&str], out: &mut String, seen: &mut Vec<String>
 
 /// Preprocessed WGSL of a kernel variant.
 pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
-    let mut defs = Vec::new();
-    if variant.f64 && kernel.has_f64() {
-        defs.push("F64");
-    }
-    if variant.subgroup && kernel.has_subgroup() {
-        defs.push("SUBGROUP");
-    }
-    if variant.for_kernel(kernel).coalesce {
-        defs.push("COALESCE");
-    }
+    let v = variant.for_kernel(kernel);
+    let defs: Vec<&str> =
+        [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
     preprocess(kernel.file(), &defs)
 }
 
