@@ -429,7 +429,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     // a block that straddles zero takes the flushing path)
     let tsmall = noflush_min();
     let noflush = F32_PATH && any_special == 0u && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
-    if ((any_special & 1u) == 0u) {
+    if (any_special == 0u) {
         if (P.exact == 1u) {
             if (key_eq(kmin, kmax)) {
                 typ = BT_CONST;
