@@ -1,7 +1,10 @@
 // chain_decode: fused inverse of Quantizer -> Lorenzo -> AdaptiveBitpack in one pass, 1-D
 // and 2-D (chain_unpack serves the rest). Each invocation holds LANE = 32 consecutive
 // values of a row: their residuals are exactly `w` payload words of their block (the
-// layout chain_encode writes), read as one bit stream. In 2-D every invocation walks
+// layout chain_encode writes), each code read with its own one or two loads (independent,
+// so they overlap; the serial bit-stream reader they replaced was within 1% through
+// Vulkan on three fields and 6% slower on the fourth, and 1-15% slower through CUDA:
+// PERFORMANCE.md rounds 6 and 7). In 2-D every invocation walks
 // the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
 // along y) in registers; per row the prefix along x is the invocation's own 32-value
 // prefix plus the exclusive scan of the totals of the invocations before it in the
@@ -9,8 +12,7 @@
 // is added and the codes are dequantized straight into `out` (float32: 16-byte
 // stores; the out window is padded to 16 bytes, and the values past n that land in
 // the padding are not part of the output). The COALESCE variant (float32; the CUDA
-// backend's, measured in PERFORMANCE.md round 6) reads each code with its own one or
-// two loads instead of a bit-stream reader, and stores the values through workgroup
+// backend's, measured in PERFORMANCE.md round 6) stores the values through workgroup
 // memory, 32 consecutive words per group of 32 invocations at a time; same output,
 // padding included. Outliers are patched afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
@@ -41,7 +43,6 @@
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
 
-#ifdef COALESCE
 // Code j of the 32 whose w * 32 bits start at word `base`: one or two loads, each
 // independent of the others (the word after the last one may be read: its bits are
 // masked off).
@@ -57,41 +58,6 @@ fn code_at(base: u32, j: u32, w: u32, m: u32) -> u32 {
 fn codes4(base: u32, j: u32, w: u32, m: u32) -> vec4<u32> {
     return vec4<u32>(code_at(base, j, w, m), code_at(base, j + 1u, w, m), code_at(base, j + 2u, w, m), code_at(base, j + 3u, w, m));
 }
-#else
-// Bit-stream reader over the invocation's payload words.
-var<private> rd_at: u32;
-var<private> rd_end: u32;
-var<private> rd_cur: u32;
-var<private> rd_bits: u32;
-
-fn take(w: u32) -> u32 {
-    var v = rd_cur >> rd_bits;
-    let end = rd_bits + w;
-    if (end >= 32u) {
-        rd_at += 1u;
-        var next = 0u;
-        if (rd_at < rd_end) {
-            next = payload_u[rd_at];
-        }
-        if (end > 32u) {
-            v = v | (next << (32u - rd_bits));
-        }
-        rd_cur = next;
-        rd_bits = end - 32u;
-    } else {
-        rd_bits = end;
-    }
-    return v & width_limit(w);
-}
-
-fn take4(w: u32) -> vec4<u32> {
-    let a = take(w);
-    let b = take(w);
-    let c = take(w);
-    let d = take(w);
-    return vec4<u32>(a, b, c, d);
-}
-#endif
 
 fn unzz4(v: vec4<u32>) -> vec4<u32> {
     if (P.bzigzag == 1u) {
@@ -107,7 +73,6 @@ fn residuals32(i: u32) -> V32 {
     if (w == 0u) {
         return v32_zero();
     }
-#ifdef COALESCE
     let base = P.word_base + offsets[b] + ((i % P.block_size) / LANE) * w;
     let m = width_limit(w);
     let r0 = unzz4(codes4(base, 0u, w, m));
@@ -118,20 +83,6 @@ fn residuals32(i: u32) -> V32 {
     let r5 = unzz4(codes4(base, 20u, w, m));
     let r6 = unzz4(codes4(base, 24u, w, m));
     let r7 = unzz4(codes4(base, 28u, w, m));
-#else
-    rd_at = P.word_base + offsets[b] + ((i % P.block_size) / LANE) * w;
-    rd_end = rd_at + w;
-    rd_cur = payload_u[rd_at];
-    rd_bits = 0u;
-    let r0 = unzz4(take4(w));
-    let r1 = unzz4(take4(w));
-    let r2 = unzz4(take4(w));
-    let r3 = unzz4(take4(w));
-    let r4 = unzz4(take4(w));
-    let r5 = unzz4(take4(w));
-    let r6 = unzz4(take4(w));
-    let r7 = unzz4(take4(w));
-#endif
     return V32(r0, r1, r2, r3, r4, r5, r6, r7);
 }
 
