@@ -808,17 +808,20 @@ mod tests {
                 if f64 && !k.has_f64() {
                     continue;
                 }
-                for (checks, clamp) in [(true, false), (true, true), (false, false)] {
-                    let code = CudaOptions { bounds_checks: checks, clamp_loads: clamp, ..Default::default() };
-                    let t = std::time::Instant::now();
-                    match compile(k, Variant { f64, subgroup: true, coalesce: true }, code, &arch) {
-                        Err(e) => failures.push(format!("{} f64={f64} checks={checks} clamp={clamp}: {e}", k.name())),
-                        Ok((_, image)) => eprintln!(
-                            "{} f64={f64} checks={checks} clamp={clamp}: {} bytes of {arch} code in {:.2} s",
-                            k.name(),
-                            image.len(),
-                            t.elapsed().as_secs_f64()
-                        ),
+                for coalesce in [true, false] {
+                    if !coalesce && !k.has_coalesce() {
+                        continue;
+                    }
+                    for (checks, clamp) in [(true, false), (true, true), (false, false)] {
+                        let code = CudaOptions { bounds_checks: checks, clamp_loads: clamp, ..Default::default() };
+                        let t = std::time::Instant::now();
+                        let what = format!("{} f64={f64} coalesce={coalesce} checks={checks} clamp={clamp}", k.name());
+                        match compile(k, Variant { f64, subgroup: true, coalesce }, code, &arch) {
+                            Err(e) => failures.push(format!("{what}: {e}")),
+                            Ok((_, image)) => {
+                                eprintln!("{what}: {} bytes of {arch} code in {:.2} s", image.len(), t.elapsed().as_secs_f64())
+                            }
+                        }
                     }
                 }
             }

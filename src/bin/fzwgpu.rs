@@ -164,6 +164,11 @@ enum Cmd {
         /// The generated CUDA C instead of the WGSL.
         #[arg(long)]
         cuda: bool,
+        /// With --cuda (a `--features cuda` build): also compile it with NVRTC for
+        /// FZWGPU_CUDA_ARCH (default sm_90) and write the CUBIN image to this file, to
+        /// read the machine code (`cuobjdump -sass FILE`).
+        #[arg(long, requires = "cuda")]
+        cubin: Option<PathBuf>,
     },
     /// Run every built-in preset on a generated smooth 2-D field, on the best adapter
     /// and on the cpu backend, and print a table.
@@ -552,7 +557,7 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
             bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
         }
-        Cmd::KernelSource { name, f64, no_subgroups, cuda } => {
+        Cmd::KernelSource { name, f64, no_subgroups, cuda, cubin } => {
             use fzwgpu::kernels::{self, Kernel, Variant};
             let Some(name) = name else {
                 for k in Kernel::ALL {
@@ -565,12 +570,13 @@ fn run(cli: Cli) -> Result<()> {
                 .find(|k| k.name() == name)
                 .ok_or_else(|| Error::Config(format!("unknown kernel '{name}' (run kernel-source without a name for the list)")))?;
             if cuda {
-                let c = kernels::cuda::cuda_kernel(
-                    k,
-                    Variant { f64, subgroup: true, coalesce: kernels::coalesce_from_env(true) },
-                    kernels::cuda::CudaOptions::from_env(),
-                )?;
+                let v = Variant { f64, subgroup: true, coalesce: kernels::coalesce_from_env(true) };
+                let opts = kernels::cuda::CudaOptions::from_env();
+                let c = kernels::cuda::cuda_kernel(k, v, opts)?;
                 print!("{}", c.source);
+                if let Some(path) = cubin {
+                    write_cubin(k, v, opts, &path)?;
+                }
             } else {
                 print!("{}", kernels::source(k, Variant { f64, subgroup: !no_subgroups, coalesce: kernels::coalesce_from_env(false) })?);
             }
@@ -1260,4 +1266,22 @@ fn main() {
         Err(_) => 2,
     };
     std::process::exit(code);
+}
+
+/// `kernel-source --cuda --cubin FILE`: the NVRTC image of the kernel variant.
+#[cfg(feature = "cuda")]
+fn write_cubin(
+    k: fzwgpu::kernels::Kernel,
+    v: fzwgpu::kernels::Variant,
+    opts: fzwgpu::kernels::cuda::CudaOptions,
+    path: &Path,
+) -> Result<()> {
+    let arch = std::env::var("FZWGPU_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into());
+    let (_, image) = fzwgpu::backend::cuda::compile(k, v, opts, &arch)?;
+    std::fs::write(path, image).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn write_cubin(_: fzwgpu::kernels::Kernel, _: fzwgpu::kernels::Variant, _: fzwgpu::kernels::cuda::CudaOptions, _: &Path) -> Result<()> {
+    Err(Error::Unsupported("--cubin needs a build with --features cuda (NVRTC)".into()))
 }
