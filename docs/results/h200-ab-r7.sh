@@ -1,6 +1,6 @@
 #!/bin/bash
 # PREPARED 2026-12-03 (round 7), not run (no device time left): szx_encode with fewer instructions (r7: pack fast path for w <= 8 with no
-# division, vector first-candidate codes) against r6 (main 1977d80), szx on the 1 GiB
+# division, vector first-candidate codes) against r6 (main 1977d80; r7 = exp/szx-pack-fast 0b3e22b), szx on the 1 GiB
 # 2-D field, alternating; the executed-instruction count of r7's szx_encode (256 MiB,
 # ncu; r6: 347.5M, h200-ncu-szx_encode.txt); r7's kernel twins.
 source .device/cuda-setup.sh
