@@ -3,8 +3,8 @@
 // values of a row: their residuals are exactly `w` payload words of their block (the
 // layout chain_encode writes), each code read with its own one or two loads (independent,
 // so they overlap; the serial bit-stream reader they replaced was within 1% through
-// Vulkan on three fields and 6% slower on the fourth, and 1-15% slower through CUDA:
-// PERFORMANCE.md rounds 6 and 7). In 2-D every invocation walks
+// Vulkan on three fields and 6% slower on the fourth, and 1-15% slower through CUDA,
+// but faster on lavapipe: PERFORMANCE.md rounds 6 and 7). In 2-D every invocation walks
 // the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
 // along y) in registers; per row the prefix along x is the invocation's own 32-value
 // prefix plus the exclusive scan of the totals of the invocations before it in the
