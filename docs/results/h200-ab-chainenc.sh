@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-12-03, round 7: chain_encode COALESCE (exp/chain-encode-coalesce,
-# float32 loads staged through workgroup memory) against r6 = main 0ceb3a4.
+# float32 loads staged through workgroup memory) against r6 = main 27cecce (the binary was rebuilt there before the run; same kernels as 0ceb3a4).
 # CUDA: ce's default has it; Vulkan: ce with FZWGPU_COALESCE=1 (decode is then the
 # COALESCE one too: read the compress columns). Alternating; then ce's kernel twins.
 source .device/cuda-setup.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # 2026-12-03, round 7: transparent huge pages for large fresh host
-# allocations (exp/host-hugepages) against r6 = main 0ceb3a4: end-to-end columns
+# allocations (exp/host-hugepages) against r6 = main 27cecce (the binary was rebuilt there before the run; same kernels as 0ceb3a4): end-to-end columns
 # (compress %up, decompress e2e, copy_down) through both backends, alternating.
 cat /sys/kernel/mm/transparent_hugepage/enabled
 source .device/cuda-setup.sh

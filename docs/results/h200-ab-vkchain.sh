@@ -1,5 +1,5 @@
 #!/bin/bash
-# 2026-12-03, round 7: chain_decode through Vulkan. r6 = main 0ceb3a4
+# 2026-12-03, round 7: chain_decode through Vulkan. r6 = main 27cecce (the binary was rebuilt there before the run; same kernels as 0ceb3a4)
 # (Vulkan: bit-stream reader + 16-byte stores); vk = exp/vk-chain-decode (direct codes
 # in every variant); vk with FZWGPU_COALESCE=1 = direct codes + coalesced stores with
 # the store loop unrolled by hand. Alternating; then the kernel twins of vk both ways.
