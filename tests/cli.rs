@@ -323,3 +323,30 @@ fn info_says_how_a_chain_runs() {
     assert_eq!(c, 0);
     assert!(o.contains("fusion: quant+lorenzo+bitpack") && o.contains("decompress runs fused"), "{o}");
 }
+
+#[test]
+fn kernel_source_prints_wgsl_and_cuda_and_refuses_bad_requests() {
+    let (c, o, e) = run(&["kernel-source"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("szx_encode") && o.contains("chain_decode"), "kernel list: {o}");
+    let (c, o, e) = run(&["kernel-source", "szx_encode"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("fn szx_encode("), "not the WGSL");
+    let (c, o, e) = run(&["kernel-source", "szx_encode", "--cuda"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("__global__"), "not CUDA C");
+    let (c, _, e) = run(&["kernel-source", "no_such_kernel"]);
+    assert_eq!(c, 1);
+    assert!(e.contains("unknown kernel"), "{e}");
+    // --cubin only with --cuda (a usage error)
+    let cubin = tmp("szx_encode.cubin");
+    let (c, _, _) = run(&["kernel-source", "szx_encode", "--cubin", cubin.to_str().unwrap()]);
+    assert_eq!(c, 2);
+    // a build without the cuda feature has no NVRTC: a clear error, no file
+    if !cfg!(feature = "cuda") {
+        let (c, _, e) = run(&["kernel-source", "szx_encode", "--cuda", "--cubin", cubin.to_str().unwrap()]);
+        assert_eq!(c, 1);
+        assert!(e.contains("--features cuda"), "{e}");
+        assert!(!cubin.exists());
+    }
+}
