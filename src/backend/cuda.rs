@@ -107,8 +107,14 @@ pub fn compile(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) 
     Ok((k, image))
 }
 
+/// The architecture to compile for without a device (tests, `kernel-source --cubin`):
+/// `FZWGPU_CUDA_ARCH`, else sm_90 (the H200). A backend compiles for its device's.
+pub fn arch_from_env() -> String {
+    std::env::var("FZWGPU_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into())
+}
+
 /// [`compile`] of an already generated kernel.
-fn compile_source(kernel: Kernel, k: &CudaKernel, arch: &str) -> Result<Vec<u8>> {
+pub fn compile_source(kernel: Kernel, k: &CudaKernel, arch: &str) -> Result<Vec<u8>> {
     use cudarc::nvrtc::{result as rtc, sys as rsys};
     if !libraries_present().1 {
         return Err(Error::NoAdapter("NVRTC (libnvrtc) not found: set LD_LIBRARY_PATH to CUDA's lib directory".into()));
@@ -801,7 +807,7 @@ mod tests {
     /// not a GPU; fails when NVRTC is missing).
     #[test]
     fn every_kernel_compiles_with_nvrtc() {
-        let arch = std::env::var("FZWGPU_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into());
+        let arch = arch_from_env();
         let mut failures = Vec::new();
         for k in Kernel::ALL {
             for f64 in [false, true] {

@@ -570,12 +570,14 @@ fn run(cli: Cli) -> Result<()> {
                 .find(|k| k.name() == name)
                 .ok_or_else(|| Error::Config(format!("unknown kernel '{name}' (run kernel-source without a name for the list)")))?;
             if cuda {
-                let v = Variant { f64, subgroup: true, coalesce: kernels::coalesce_from_env(true) };
-                let opts = kernels::cuda::CudaOptions::from_env();
-                let c = kernels::cuda::cuda_kernel(k, v, opts)?;
+                let c = kernels::cuda::cuda_kernel(
+                    k,
+                    Variant { f64, subgroup: true, coalesce: kernels::coalesce_from_env(true) },
+                    kernels::cuda::CudaOptions::from_env(),
+                )?;
                 print!("{}", c.source);
                 if let Some(path) = cubin {
-                    write_cubin(k, v, opts, &path)?;
+                    write_cubin(k, &c, &path)?;
                 }
             } else {
                 print!("{}", kernels::source(k, Variant { f64, subgroup: !no_subgroups, coalesce: kernels::coalesce_from_env(false) })?);
@@ -1268,20 +1270,14 @@ fn main() {
     std::process::exit(code);
 }
 
-/// `kernel-source --cuda --cubin FILE`: the NVRTC image of the kernel variant.
+/// `kernel-source --cuda --cubin FILE`: the NVRTC image of the printed source.
 #[cfg(feature = "cuda")]
-fn write_cubin(
-    k: fzwgpu::kernels::Kernel,
-    v: fzwgpu::kernels::Variant,
-    opts: fzwgpu::kernels::cuda::CudaOptions,
-    path: &Path,
-) -> Result<()> {
-    let arch = std::env::var("FZWGPU_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into());
-    let (_, image) = fzwgpu::backend::cuda::compile(k, v, opts, &arch)?;
+fn write_cubin(k: fzwgpu::kernels::Kernel, c: &fzwgpu::kernels::cuda::CudaKernel, path: &Path) -> Result<()> {
+    let image = fzwgpu::backend::cuda::compile_source(k, c, &fzwgpu::backend::cuda::arch_from_env())?;
     std::fs::write(path, image).map_err(|e| Error::io(format!("writing {}", path.display()), e))
 }
 
 #[cfg(not(feature = "cuda"))]
-fn write_cubin(_: fzwgpu::kernels::Kernel, _: fzwgpu::kernels::Variant, _: fzwgpu::kernels::cuda::CudaOptions, _: &Path) -> Result<()> {
+fn write_cubin(_: fzwgpu::kernels::Kernel, _: &fzwgpu::kernels::cuda::CudaKernel, _: &Path) -> Result<()> {
     Err(Error::Unsupported("--cubin needs a build with --features cuda (NVRTC)".into()))
 }
