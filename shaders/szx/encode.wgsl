@@ -390,13 +390,14 @@ fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u3
             let j = j0 + lane;
             let m0 = (8u * j) / wm;
             // bit of lane m0's string where word j starts (below lw)
-            let o = i32(32u * j - lw * m0);
-            var word = 0u;
-            for (var t = 0u; t < span; t++) {
+            let o = 32u * j - lw * m0;
+            // lane m0's string from bit o (m0 < ts for every stored word), then the
+            // next lanes' strings shifted left while they start inside the word
+            var word = team_word(lane, s, min(m0, ts - 1u)) >> o;
+            for (var t = 1u; t < span; t++) {
+                let sh = lw * t - o;
                 let sm = team_word(lane, s, min(m0 + t, ts - 1u));
-                if (m0 + t < ts) {
-                    word = word | piece(sm, i32(lw * t) - o);
-                }
+                word = word | select(0u, sm << (sh & 31u), sh < 32u && m0 + t < ts);
             }
             if (j < unit_words && wofs + j < nw) {
                 slots[base + wofs + j] = word;
