@@ -283,6 +283,11 @@ fn const_in_nf(x: FT, j: u32, n: u32, mid: FT) -> bool {
     return j >= n || within_nf(x, mid);
 }
 fn unit_const_ok_nf(u: Unit, mid: FT) -> bool {
+    // a full unit strictly within eb of the midpoint (the usual constant block) in one
+    // vector test; else value by value (the tie rule)
+    if (u.n == UNIT && all(abs(u.x - vec4<FT>(mid)) < vec4<FT>(P.eb))) {
+        return true;
+    }
     return const_in_nf(u.x.x, 0u, u.n, mid) && const_in_nf(u.x.y, 1u, u.n, mid) && const_in_nf(u.x.z, 2u, u.n, mid) && const_in_nf(u.x.w, 3u, u.n, mid);
 }
 
