@@ -263,6 +263,16 @@ fn code_in_nf(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
     return vec2<u32>(0u, 1u);
 }
 fn unit_codes_nf(u: Unit, r: FT, qlim: u32) -> Codes {
+    if (u.n == UNIT) {
+        // a full unit: every value's first candidate, kept when all four reconstruct
+        // strictly within eb (what code_of_nf returns then; the usual case), computed
+        // as one vector with no branch per value; else value by value below
+        let q = vec4<u32>(floor(((u.x - vec4<FT>(r)) * P.inv) * P.one + vec4<FT>(0.5)));
+        let y = (vec4<FT>(q) * P.step) * P.one + vec4<FT>(r);
+        if (all(abs(u.x - y) < vec4<FT>(P.eb))) {
+            return Codes(q, true);
+        }
+    }
     let a = code_in_nf(u.x.x, 0u, u.n, r, qlim);
     let b = code_in_nf(u.x.y, 1u, u.n, r, qlim);
     let c = code_in_nf(u.x.z, 2u, u.n, r, qlim);
@@ -273,6 +283,11 @@ fn const_in_nf(x: FT, j: u32, n: u32, mid: FT) -> bool {
     return j >= n || within_nf(x, mid);
 }
 fn unit_const_ok_nf(u: Unit, mid: FT) -> bool {
+    // a full unit strictly within eb of the midpoint (the usual constant block) in one
+    // vector test; else value by value (the tie rule)
+    if (u.n == UNIT && all(abs(u.x - vec4<FT>(mid)) < vec4<FT>(P.eb))) {
+        return true;
+    }
     return const_in_nf(u.x.x, 0u, u.n, mid) && const_in_nf(u.x.y, 1u, u.n, mid) && const_in_nf(u.x.z, 2u, u.n, mid) && const_in_nf(u.x.w, 3u, u.n, mid);
 }
 
@@ -327,6 +342,9 @@ fn team_string(lane: u32, s: vec4<u32>, m: u32, parts: u32) -> vec4<u32> {
     }
     return r;
 }
+fn team_word(lane: u32, s: u32, m: u32) -> u32 {
+    return subgroupShuffle(s, m);
+}
 fn team_publish(lane: u32, s: vec4<u32>) {}
 fn team_done() {}
 #else
@@ -338,39 +356,73 @@ fn team_publish(lane: u32, s: vec4<u32>) {
 fn team_string(lane: u32, s: vec4<u32>, m: u32, parts: u32) -> vec4<u32> {
     return s_str[m];
 }
+fn team_word(lane: u32, s: u32, m: u32) -> u32 {
+    return s_str[m].x;
+}
 fn team_done() {
     workgroupBarrier();
 }
 #endif
 
+// The lanes whose strings reach one output word, for a width w in 1..32 (no
+// division): exactly 32 / (4 w) when a lane's 4 w bits divide a word (w = 1, 2, 4,
+// 8), one when a word lies inside a lane's string (w a multiple of 8), else at most
+// 8 / w + 2 (w = 3: 4; w = 5, 6, 7: 3; w > 8: 2).
+fn pack_span(w: u32) -> u32 {
+    if (w <= 8u) {
+        if ((w & (w - 1u)) == 0u) {
+            return 8u >> countTrailingZeros(w);
+        }
+        return select(3u, 4u, w == 3u);
+    }
+    return select(2u, 1u, (w & 7u) == 0u);
+}
+
 // Packs a unit's codes (lane `lane` holds values 4 * lane .. + 3 of the unit) into the
-// slot words [wbase + k * ts * w / 8 ..), stopping at word `nw` of the block.
+// slot words [wbase + k * ts * w / 8 ..), stopping at word `nw` of the block. Output
+// word j ORs the strings of the lanes that reach it, from lane m0 = 8 j / w on.
 fn pack_unit(lane: u32, ts: u32, c: vec4<u32>, w: u32, k: u32, base: u32, nw: u32) {
+    let unit_words = ts * w / 8u;
+    let wofs = k * unit_words;
+    let wm = max(w, 1u);
+    let lw = UNIT * wm;
+    let span = pack_span(wm);
+    if (w <= 8u) {
+        // a lane's string fits one word (the codes are below 2^w)
+        let s = c.x | (c.y << w) | (c.z << (2u * w)) | (c.w << (3u * w));
+        team_publish(lane, vec4<u32>(s, 0u, 0u, 0u));
+        for (var j0 = 0u; j0 < unit_words; j0 += ts) {
+            let j = j0 + lane;
+            let m0 = (8u * j) / wm;
+            // bit of lane m0's string where word j starts (below lw)
+            let o = 32u * j - lw * m0;
+            // lane m0's string from bit o (m0 < ts for every stored word), then the
+            // next lanes' strings shifted left while they start inside the word
+            var word = team_word(lane, s, min(m0, ts - 1u)) >> o;
+            for (var t = 1u; t < span; t++) {
+                let sh = lw * t - o;
+                let sm = team_word(lane, s, min(m0 + t, ts - 1u));
+                word = word | select(0u, sm << (sh & 31u), sh < 32u && m0 + t < ts);
+            }
+            if (j < unit_words && wofs + j < nw) {
+                slots[base + wofs + j] = word;
+            }
+        }
+        team_done();
+        return;
+    }
     let parts = (UNIT * w + 31u) / 32u;
     let s = code_string(c, w, parts);
     team_publish(lane, s);
-    let unit_words = ts * w / 8u;
-    let wofs = k * unit_words;
-    // source lanes per word: exactly 8 / w when a lane's 4 w bits divide a word, one
-    // when a word lies inside a lane's string (4 w a multiple of 32), else at most
-    // 8 / w + 2
-    let lw = UNIT * max(w, 1u);
-    var span = 8u / max(w, 1u) + 2u;
-    if (32u % lw == 0u) {
-        span = 32u / lw;
-    } else if (lw % 32u == 0u) {
-        span = 1u;
-    }
     for (var j0 = 0u; j0 < unit_words; j0 += ts) {
         let j = j0 + lane;
-        // first lane whose string reaches word j
-        let m0 = (8u * j) / max(w, 1u);
+        let m0 = (8u * j) / wm;
         var word = 0u;
         for (var t = 0u; t < span; t++) {
             let m = min(m0 + t, ts - 1u);
             let sm = team_string(lane, s, m, parts);
             if (m0 + t < ts) {
-                word = word | bits_at(sm, i32(32u * j) - i32(UNIT * w * (m0 + t)), parts);
+                word = word | bits_at(sm, i32(32u * j) - i32(lw * (m0 + t)), parts);
             }
         }
         if (j < unit_words && wofs + j < nw) {
