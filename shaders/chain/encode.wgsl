@@ -61,6 +61,28 @@ fn v32_packed(a: V32) -> V32 {
 var<private> q_bad: u32;
 var<private> q_at: u32;
 
+// float32: the flush-free threshold of codes4's fast path (set once by the entry
+// point). With eb >= 2^-100 and 1 / (2 eb) normal, for a value x that is zero or
+// finite with |x| >= T = max(2^-100, eb * 2^-90), no operation of quantize_bits' first
+// candidate lands below MIN_NORMAL except at zero: x * inv is 0 or >= 2^-92 in
+// magnitude, adding 0.5 leaves 0 or a multiple of 2^-114, q * step is 0 or >= step,
+// and x - q * step is a multiple of 2^-123 (x and q * step are multiples of it). So
+// every `ftz` of quantize_bits returns its operand and the vector form computes the
+// same q (the twins, which always flush, check it bit for bit). Otherwise +Inf (only
+// zeros take the fast path: their q is 0 either way).
+var<private> q_tn: FT;
+
+fn nf_threshold() -> FT {
+#ifdef F64
+    return FT(0.0);
+#else
+    if (P.eb >= ldexp(1.0, -100) && P.inv >= MIN_NORMAL) {
+        return max(ldexp(1.0, -100), ldexp(P.eb, -90));
+    }
+    return bitcast<f32>(0x7f800000u);
+#endif
+}
+
 // The code of quantization result q for value j of the current group of four; past
 // P.n (`valid` false) the code is 0 and no outlier is noted.
 fn cq(q: vec2<i32>, j: u32, valid: bool) -> u32 {
@@ -135,6 +157,21 @@ fn codes4(i: u32) -> vec4<u32> {
         }
     }
     let x = bitcast<vec4<f32>>(w);
+    if (i + 4u <= P.n) {
+        // flush-free fast path: four values that are finite with |x| >= q_tn or zero
+        // take quantize_bits' first candidate as one vector, kept when all four are
+        // inside the code limit and reconstruct strictly within eb (no outliers then)
+        let ax = w & vec4<u32>(0x7fffffffu);
+        let qf = floor((x * P.inv) * P.one + vec4<f32>(0.5));
+        if (all(ax < vec4<u32>(0x7f800000u)) && all((abs(x) >= vec4<f32>(q_tn)) | (ax == vec4<u32>(0u))) && all(abs(qf) < vec4<f32>(P.limit))) {
+            let q = vec4<i32>(qf);
+            let y = (vec4<f32>(q) * P.step) * P.one;
+            if (all(abs(x - y) < vec4<f32>(P.eb))) {
+                q_at += 4u;
+                return vec4<u32>(code_of_q(q.x), code_of_q(q.y), code_of_q(q.z), code_of_q(q.w));
+            }
+        }
+    }
     let c = vec4<u32>(cq(quantize_bits(x.x, w.x, w.x), 0u, i < P.n), cq(quantize_bits(x.y, w.y, w.y), 1u, i + 1u < P.n),
                       cq(quantize_bits(x.z, w.z, w.z), 2u, i + 2u < P.n), cq(quantize_bits(x.w, w.w, w.w), 3u, i + 3u < P.n));
 #endif
@@ -214,18 +251,51 @@ fn put4(v: vec4<u32>, w: u32) {
     put(v.w, w);
 }
 
+// Four codes as one 4 w-bit piece (4 w <= 32; codes below 2^w), two as 2 w bits.
+fn quad(v: vec4<u32>, w: u32) -> u32 {
+    return v.x | (v.y << w) | (v.z << (2u * w)) | (v.w << (3u * w));
+}
+
+fn put_pairs(v: vec4<u32>, w: u32) {
+    put(v.x | (v.y << w), 2u * w);
+    put(v.z | (v.w << w), 2u * w);
+}
+
+// The same bit stream in fewer, wider pieces when they fit a word (8 puts for w <= 8,
+// 16 for w <= 16): the writer's chain of dependent steps is 4x / 2x shorter.
 fn pack32(r: V32, w: u32, at: u32) {
     pk_acc = 0u;
     pk_bits = 0u;
     pk_at = at;
-    put4(r.v0, w);
-    put4(r.v1, w);
-    put4(r.v2, w);
-    put4(r.v3, w);
-    put4(r.v4, w);
-    put4(r.v5, w);
-    put4(r.v6, w);
-    put4(r.v7, w);
+    if (w <= 8u) {
+        let w4 = 4u * w;
+        put(quad(r.v0, w), w4);
+        put(quad(r.v1, w), w4);
+        put(quad(r.v2, w), w4);
+        put(quad(r.v3, w), w4);
+        put(quad(r.v4, w), w4);
+        put(quad(r.v5, w), w4);
+        put(quad(r.v6, w), w4);
+        put(quad(r.v7, w), w4);
+    } else if (w <= 16u) {
+        put_pairs(r.v0, w);
+        put_pairs(r.v1, w);
+        put_pairs(r.v2, w);
+        put_pairs(r.v3, w);
+        put_pairs(r.v4, w);
+        put_pairs(r.v5, w);
+        put_pairs(r.v6, w);
+        put_pairs(r.v7, w);
+    } else {
+        put4(r.v0, w);
+        put4(r.v1, w);
+        put4(r.v2, w);
+        put4(r.v3, w);
+        put4(r.v4, w);
+        put4(r.v5, w);
+        put4(r.v6, w);
+        put4(r.v7, w);
+    }
 }
 
 // block maxima through workgroup memory (double-buffered by step parity)
@@ -239,6 +309,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     // 32 in 2-D/3-D), so a block's invocations are consecutive and aligned: within a
     // row when rows are whole blocks, else across rows with walks of one plane (then
     // invocation order is the field's order: k is the row)
+    q_tn = nf_threshold();
     let lanes = P.block_size / LANE;
     let units = (P.nx + LANE - 1u) / LANE;
     let g = wg_linear(wid, nwg) * WG + lid;
