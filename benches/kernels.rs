@@ -4,6 +4,7 @@
 //! SZp chain encoder and decoder (2-D 4096 x 1024, tiles and blocks of 128; the decoder
 //! on a synthetic payload of 6-bit codes, in the backend's variant, so
 //! `FZWGPU_COALESCE=0|1` compares the two forms). The
+//! The `scan` group compares the two device-wide scans. The
 //! per-kernel times of whole runs on a real GPU come from `FZWGPU_PROFILE=1 fzwgpu
 //! bench` (GPU timestamps); these benches compare kernels and backends within one run.
 
@@ -175,5 +176,42 @@ fn bench_kernels(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_kernels);
+/// The two device-wide exclusive scans over 2^19 u32 values (the block costs of a
+/// 256 MiB float32 field; within lavapipe's loop limit for the look-back form):
+/// reduce-then-scan (`scan_reduce` + `scan_downsweep`) and one pass (`scan_lookback`).
+fn bench_scans(c: &mut Criterion) {
+    use fzwgpu::kernels::scan::{record_exclusive_scan, record_lookback_scan, set_scan_mode, ScanMode};
+    const NS: u64 = 1 << 19;
+    let mut g = c.benchmark_group("scan");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(NS * 4));
+    set_scan_mode(ScanMode::ReduceThenScan);
+    for be in backends() {
+        let name = common::name(be.as_ref());
+        let costs: Vec<u32> = (0..NS as u32).map(|i| 1 + (i.wrapping_mul(2654435761) >> 27)).collect();
+        let inp = be.create_buffer(NS * 4).unwrap();
+        be.write_buffer(inp, 0, bytemuck::cast_slice(&costs)).unwrap();
+        let out = be.create_buffer(NS * 4).unwrap();
+        let (iw, ow) = (BufSlice::new(inp, 0, NS * 4), BufSlice::new(out, 0, NS * 4));
+        g.bench_function(BenchmarkId::new("reduce_then_scan", &name), |b| {
+            b.iter(|| {
+                let mut r = Recorder::new(be.as_ref());
+                record_exclusive_scan(&mut r, iw, ow, NS).unwrap();
+                r.submit().unwrap();
+            })
+        });
+        g.bench_function(BenchmarkId::new("lookback", &name), |b| {
+            b.iter(|| {
+                let mut r = Recorder::new(be.as_ref());
+                record_lookback_scan(&mut r, iw, ow, NS).unwrap();
+                r.submit().unwrap();
+            })
+        });
+        be.release_buffer(inp);
+        be.release_buffer(out);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_kernels, bench_scans);
 criterion_main!(benches);

@@ -20,3 +20,7 @@ cargo test --release --all-targets "$@"
 # chain_decode's COALESCE variant (the CUDA backend's default) on the same adapter
 echo "== kernel twins, fused chains and SZp-chain presets with FZWGPU_COALESCE=1"
 FZWGPU_COALESCE=1 cargo test --release --test kernels --test fusion --test adversarial_szp --test chunks "$@"
+# the one-pass look-back scan (scan_lookback) in place of reduce-then-scan, where the
+# adapter's loop limit allows it (same offsets, so the same archives)
+echo "== kernel twins, stages, fused chains, presets, chunks and real fields with FZWGPU_SCAN=lookback"
+FZWGPU_SCAN=lookback cargo test --release --test kernels --test stages --test fusion --test adversarial --test adversarial_szp --test chunks --test real_data "$@"

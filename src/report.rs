@@ -76,6 +76,11 @@ pub fn parse(text: &str) -> (Vec<Record>, usize) {
             Some(f) if f != "auto" => format!("{preset} (fusion {f})"),
             _ => preset.to_string(),
         };
+        // and so are runs with the look-back scan
+        let preset = match v.get("scan").and_then(Value::as_str) {
+            Some(m) if m != "reduce" => format!("{preset} (scan {m})"),
+            _ => preset,
+        };
         out.push(Record {
             preset,
             field,

@@ -160,6 +160,78 @@ fn scan_kernels_match_twins_and_reference() {
     }
 }
 
+/// The one-pass scan against its twin and the reference: outputs and the look-back
+/// state (zeroed first, as the host clears it) bit for bit, with published values used
+/// where the timing allows and with every tile forced through the fallback (each tile
+/// sums all of its predecessors from their input).
+#[test]
+fn scan_lookback_matches_twin_and_reference() {
+    let mut rng = Rng(seed());
+    for fallback in [0u32, 1] {
+        for n in [1usize, 5, 1023, 1024, 1025, 4097, 65_537, 300_001] {
+            if fallback == 1 && n > 65_537 {
+                continue; // quadratic work by design
+            }
+            // large values too, so the sums wrap and both 16-bit halves matter
+            let input: Vec<u32> = (0..n).map(|i| if i % 7 == 3 { rng.next() as u32 } else { (rng.next() >> 44) as u32 }).collect();
+            let tiles = n.div_ceil(TILE);
+            let p = ScanParams { n: n as u32, ntiles: tiles as u32, fallback, ..Default::default() };
+            let out = twin_check(
+                &format!("scan_lookback n={n} fallback={fallback}"),
+                Kernel::ScanLookback,
+                false,
+                bytemuck::bytes_of(&p),
+                &[B::In(bytes32(&input)), B::Out(n * 4), B::Init(vec![0u8; 4 + 16 * tiles])],
+                tiles as u64,
+            );
+            let got = u32s(&out[0]);
+            let mut acc = 0u32;
+            for i in 0..n {
+                assert_eq!(got[i], acc, "exclusive scan at {i} of {n} (fallback {fallback})");
+                acc = acc.wrapping_add(input[i]);
+            }
+            let state = u32s(&out[1]);
+            assert_eq!(state[0], tiles as u32, "ticket counter");
+        }
+    }
+}
+
+/// record_exclusive_scan gives the same offsets in both modes, on the adapter and on
+/// the cpu backend (the mode is process-wide, so this test sets it and restores it).
+#[test]
+fn exclusive_scan_modes_agree() {
+    use fzwgpu::kernels::scan::{record_exclusive_scan, scan_mode, set_scan_mode, ScanMode};
+    let before = scan_mode();
+    let mut rng = Rng(seed());
+    for n in [1usize, 1000, 1024 * 1024 + 17] {
+        let input: Vec<u32> = (0..n).map(|_| (rng.next() >> 36) as u32).collect();
+        let mut want = vec![0u32; n];
+        let mut acc = 0u32;
+        for i in 0..n {
+            want[i] = acc;
+            acc = acc.wrapping_add(input[i]);
+        }
+        for (name, be) in backends() {
+            for mode in [ScanMode::ReduceThenScan, ScanMode::LookBack] {
+                set_scan_mode(mode);
+                let mut r = Recorder::new(be.as_ref());
+                let bytes = (4 * n as u64).next_multiple_of(16);
+                let i = r.alloc(bytes).unwrap();
+                let o = r.alloc(bytes).unwrap();
+                let mut data = bytes32(&input);
+                data.resize(bytes as usize, 0);
+                be.write_buffer(i, 0, &data).unwrap();
+                be.write_buffer(o, 0, &vec![0xA5u8; bytes as usize]).unwrap();
+                record_exclusive_scan(&mut r, BufSlice::new(i, 0, bytes), BufSlice::new(o, 0, bytes), n as u64).unwrap();
+                r.submit().unwrap();
+                let got = u32s(&be.read_buffers(&[BufSlice::new(o, 0, bytes)]).unwrap()[0]);
+                assert_eq!(&got[..n], &want[..], "{name} {} n={n}", mode.name());
+            }
+        }
+    }
+    set_scan_mode(before);
+}
+
 fn szx_params<F: SzxFloat>(n: usize, bs: u32, eb: f64, exact: bool) -> Vec<u8> {
     let nb = n.div_ceil(bs as usize) as u32;
     if F::WT == 1 {

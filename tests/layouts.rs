@@ -35,7 +35,7 @@ fn check(k: Kernel, f64: bool, fields: &[(&str, usize)], size: usize) {
 
 #[test]
 fn params_layouts_match_wgsl() {
-    for k in [Kernel::ScanReduce, Kernel::ScanDownsweep] {
+    for k in [Kernel::ScanReduce, Kernel::ScanDownsweep, Kernel::ScanLookback] {
         check(k, false, ScanParams::FIELDS, std::mem::size_of::<ScanParams>());
     }
     for k in [Kernel::SzxRangePartial, Kernel::SzxRangeFinal] {

@@ -5,7 +5,9 @@
 struct ScanParams {
     n: u32,
     ntiles: u32,
-    _pad0: u32,
+    // scan_lookback only: 1 = never use a published value (every tile sums its
+    // predecessors from their input; tests of the fallback path)
+    fallback: u32,
     _pad1: u32,
 }
 

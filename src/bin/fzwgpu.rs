@@ -141,6 +141,10 @@ enum Cmd {
         /// (compare the fused and staged kernels; the archives are the same).
         #[arg(long, default_value = "auto")]
         fusion: String,
+        /// Device-wide offset scan: reduce (reduce-then-scan) or lookback (one pass with
+        /// decoupled look-back); default FZWGPU_SCAN, else reduce. Same archives.
+        #[arg(long)]
+        scan: Option<String>,
         /// Append one JSON record per preset to this file (JSON lines).
         #[arg(long)]
         json: Option<PathBuf>,
@@ -554,7 +558,10 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
-        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, json, dev } => {
+        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, scan, json, dev } => {
+            if let Some(s) = scan {
+                fzwgpu::kernels::scan::set_scan_mode(s.parse()?);
+            }
             bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
         }
         Cmd::KernelSource { name, f64, no_subgroups, cuda, cubin } => {
@@ -891,6 +898,7 @@ fn bench(
         n,
         reps.max(1)
     );
+    println!("offset scan: {} (--scan)", fzwgpu::kernels::scan::scan_mode().name());
     println!(
         "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>8}",
         "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "max err", "ok"
@@ -986,6 +994,7 @@ fn bench(
                     "version": env!("CARGO_PKG_VERSION"),
                     "replays": replays,
                     "fusion": format!("{fusion:?}").to_lowercase(),
+                    "scan": fzwgpu::kernels::scan::scan_mode().name(),
                     "warmup": warmup,
                     "adapter": info.adapter,
                     "api": info.api,

@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 pub enum Kernel {
     ScanReduce,
     ScanDownsweep,
+    ScanLookback,
     SzxRangePartial,
     SzxRangeFinal,
     SzxEncode,
@@ -55,9 +56,10 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 35] = [
+    pub const ALL: [Kernel; 36] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
+        Kernel::ScanLookback,
         Kernel::SzxRangePartial,
         Kernel::SzxRangeFinal,
         Kernel::SzxEncode,
@@ -98,6 +100,7 @@ impl Kernel {
         match self {
             Kernel::ScanReduce => "scan_reduce",
             Kernel::ScanDownsweep => "scan_downsweep",
+            Kernel::ScanLookback => "scan_lookback",
             Kernel::SzxRangePartial => "szx_range_partial",
             Kernel::SzxRangeFinal => "szx_range_final",
             Kernel::SzxEncode => "szx_encode",
@@ -139,6 +142,7 @@ impl Kernel {
         match self {
             Kernel::ScanReduce => "scan/reduce.wgsl",
             Kernel::ScanDownsweep => "scan/downsweep.wgsl",
+            Kernel::ScanLookback => "scan/lookback.wgsl",
             Kernel::SzxRangePartial => "szx/range_partial.wgsl",
             Kernel::SzxRangeFinal => "szx/range_final.wgsl",
             Kernel::SzxEncode => "szx/encode.wgsl",
@@ -181,6 +185,7 @@ impl Kernel {
             self,
             Kernel::ScanReduce
                 | Kernel::ScanDownsweep
+                | Kernel::ScanLookback
                 | Kernel::BitpackWidth
                 | Kernel::BitpackPack
                 | Kernel::BitpackMetaCost
@@ -216,6 +221,7 @@ impl Kernel {
             self,
             Kernel::ScanReduce
                 | Kernel::ScanDownsweep
+                | Kernel::ScanLookback
                 | Kernel::LorenzoScanX
                 | Kernel::SzpUnpack
                 | Kernel::ChainUnpack

@@ -17,7 +17,7 @@ macro_rules! wgsl_params {
 
 wgsl_params!(
     /// `ScanParams` of shaders/scan/*.wgsl.
-    ScanParams { n: u32, ntiles: u32, _pad0: u32, _pad1: u32 }
+    ScanParams { n: u32, ntiles: u32, fallback: u32, _pad1: u32 }
 );
 
 wgsl_params!(

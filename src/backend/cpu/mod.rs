@@ -32,6 +32,7 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
     match (kernel, f64) {
         (Kernel::ScanReduce, _) => scan::scan_reduce,
         (Kernel::ScanDownsweep, _) => scan::scan_downsweep,
+        (Kernel::ScanLookback, _) => scan::scan_lookback,
         (Kernel::SzxRangePartial, false) => szx::szx_range_partial::<f32>,
         (Kernel::SzxRangePartial, true) => szx::szx_range_partial::<f64>,
         (Kernel::SzxRangeFinal, false) => szx::szx_range_final::<f32>,

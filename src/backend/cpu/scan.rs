@@ -40,3 +40,40 @@ pub fn scan_downsweep(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     }
     Ok(())
 }
+
+/// Twin of `scan_lookback`: the exclusive scan of all `n` values in one dispatch, and
+/// the look-back state as the kernel leaves it: the ticket counter at the number of
+/// workgroups (`groups`), then per tile its aggregate and inclusive prefix as two
+/// `READY | half` words each.
+pub fn scan_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    const READY: u32 = 0x10000;
+    let p: ScanParams = params(p)?;
+    let input: &[u32] = view(b.ro[0], "scan_lookback.input")?;
+    let [out_b, state_b] = &mut b.rw[..] else {
+        return Err(Error::Device("scan_lookback: expected 2 read-write bindings".into()));
+    };
+    let output: &mut [u32] = view_mut(out_b, "scan_lookback.output")?;
+    let state: &mut [u32] = view_mut(state_b, "scan_lookback.state")?;
+    let n = (p.n as usize).min(input.len()).min(output.len());
+    let tiles = (p.ntiles.min(groups) as usize).min(state.len().saturating_sub(1) / 4);
+    let mut acc = 0u32;
+    for t in 0..tiles {
+        let lo = (t * TILE).min(n);
+        let hi = ((t + 1) * TILE).min(n);
+        let prior = acc;
+        for i in lo..hi {
+            output[i] = acc;
+            acc = acc.wrapping_add(input[i]);
+        }
+        let agg = acc.wrapping_sub(prior);
+        let w = &mut state[1 + 4 * t..5 + 4 * t];
+        for (k, v) in [agg, acc].into_iter().enumerate() {
+            w[2 * k] = READY | (v & 0xffff);
+            w[2 * k + 1] = READY | (v >> 16);
+        }
+    }
+    if let Some(c) = state.first_mut() {
+        *c = groups;
+    }
+    Ok(())
+}

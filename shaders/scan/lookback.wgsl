@@ -1,0 +1,158 @@
+// scan_lookback: the device-wide exclusive scan in one pass (single-pass scan with
+// decoupled look-back and fallback), the alternative to scan_reduce + scan_downsweep.
+// Each workgroup takes a ticket (tiles are handed out in the order workgroups start),
+// scans its TILE = WG * ITEMS values, publishes the tile's sum ("aggregate"), then
+// walks back over the earlier tiles adding their published inclusive prefix (and
+// stopping) or their aggregate (and going on); a tile that has published neither after
+// SPINS polls is reduced from its input by the waiting workgroup itself (the fallback),
+// so no workgroup ever waits for another to be scheduled: the kernel needs no
+// forward-progress guarantee, and the number of loop iterations of an invocation is at
+// most ntiles * (SPINS + 1) plus the tile scan's own (the host checks it against an
+// adapter's loop limit). Then it publishes its inclusive prefix and writes its outputs.
+//
+// state (zeroed by the host before the dispatch): word 0 is the ticket counter; tile t
+// owns words 1 + 4t .. 4 + 4t: aggregate low and high halves, inclusive low and high
+// halves. Each word is READY | 16-bit half, so every word carries its own ready bit
+// and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
+// taken only when both of its halves are ready. Sums wrap in u32 like scan_downsweep's.
+#include "common/grid.wgsl"
+
+struct ScanParams {
+    n: u32,
+    ntiles: u32,
+    // scan_lookback only: 1 = never use a published value (every tile sums its
+    // predecessors from their input; tests of the fallback path)
+    fallback: u32,
+    _pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> S: ScanParams;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+@group(0) @binding(2) var<storage, read_write> output: array<u32>;
+@group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>>;
+
+const WG: u32 = 256u;
+const ITEMS: u32 = 4u;
+const_assert ITEMS == 4u; // the body below is written out for 4 values
+// polls of a tile that has published nothing before reducing it from its input
+const SPINS: u32 = 16u;
+const READY: u32 = 0x10000u;
+#include "common/wg_scan.wgsl"
+
+var<workgroup> s_tile: u32;
+var<workgroup> s_sum: u32;
+// (kind, value) of the tile looked at: 2 inclusive prefix, 1 aggregate, 0 nothing
+var<workgroup> s_msg: vec2<u32>;
+
+fn publish(at: u32, v: u32) {
+    atomicStore(&state[at], READY | (v & 0xffffu));
+    atomicStore(&state[at + 1u], READY | (v >> 16u));
+}
+
+// (1, value) when both halves at `at` are ready, else (0, 0)
+fn peek(at: u32) -> vec2<u32> {
+    let lo = atomicLoad(&state[at]);
+    let hi = atomicLoad(&state[at + 1u]);
+    if ((lo & hi & READY) != 0u) {
+        return vec2<u32>(1u, (lo & 0xffffu) | ((hi & 0xffffu) << 16u));
+    }
+    return vec2<u32>(0u, 0u);
+}
+
+// the four input values of invocation lid in tile t (zero past n)
+fn load4(t: u32, lid: u32) -> vec4<u32> {
+    let base = (t * WG + lid) * ITEMS;
+    var x = vec4<u32>(0u);
+    if (base < S.n) {
+        x.x = input[base];
+    }
+    if (base + 1u < S.n) {
+        x.y = input[base + 1u];
+    }
+    if (base + 2u < S.n) {
+        x.z = input[base + 2u];
+    }
+    if (base + 3u < S.n) {
+        x.w = input[base + 3u];
+    }
+    return x;
+}
+
+@compute @workgroup_size(WG)
+fn scan_lookback(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
+    if (lid == 0u) {
+        s_tile = atomicAdd(&state[0], 1u);
+    }
+    let t = workgroupUniformLoad(&s_tile);
+    if (t >= S.ntiles) {
+        return;
+    }
+    let x = load4(t, lid);
+    // exclusive prefix within the invocation, then within the tile
+    let v = vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
+    let acc = v.w + x.w;
+    let pre = wg_exclusive_scan(lid, acc, SG_ARGS);
+    if (lid == WG - 1u) {
+        s_sum = pre + acc;
+    }
+    let agg = workgroupUniformLoad(&s_sum);
+    let own = 1u + 4u * t;
+    if (lid == 0u) {
+        publish(own, agg);
+        if (t == 0u) {
+            publish(own + 2u, agg);
+        }
+    }
+    var prior = 0u;
+    if (t > 0u) {
+        var j = t - 1u;
+        loop {
+            if (lid == 0u) {
+                let at = 1u + 4u * j;
+                var m = vec2<u32>(0u, 0u);
+                for (var k = select(0u, SPINS, S.fallback == 0u); k > 0u; k--) {
+                    let inc = peek(at + 2u);
+                    if (inc.x == 1u) {
+                        m = vec2<u32>(2u, inc.y);
+                        break;
+                    }
+                    let ag = peek(at);
+                    if (ag.x == 1u) {
+                        m = vec2<u32>(1u, ag.y);
+                        break;
+                    }
+                }
+                s_msg = m;
+            }
+            let m = workgroupUniformLoad(&s_msg);
+            if (m.x == 0u) {
+                // fallback: tile j's sum from its input
+                let y = load4(j, lid);
+                prior = prior + wg_sum(lid, y.x + y.y + y.z + y.w, SG_ARGS);
+            } else {
+                prior = prior + m.y;
+            }
+            if (m.x == 2u || j == 0u) {
+                break;
+            }
+            j = j - 1u;
+        }
+        if (lid == 0u) {
+            publish(own + 2u, prior + agg);
+        }
+    }
+    let base = (t * WG + lid) * ITEMS;
+    let o = prior + pre;
+    if (base < S.n) {
+        output[base] = o + v.x;
+    }
+    if (base + 1u < S.n) {
+        output[base + 1u] = o + v.y;
+    }
+    if (base + 2u < S.n) {
+        output[base + 2u] = o + v.z;
+    }
+    if (base + 3u < S.n) {
+        output[base + 3u] = o + v.w;
+    }
+}
