@@ -176,12 +176,12 @@ fn bench_kernels(c: &mut Criterion) {
     g.finish();
 }
 
-/// The two device-wide exclusive scans over 2^19 u32 values (the block costs of a
-/// 256 MiB float32 field; within lavapipe's loop limit for the look-back form):
+/// The two device-wide exclusive scans over 2^18 u32 values (the block costs of a
+/// 128 MiB float32 field; within lavapipe's loop limit for the look-back form):
 /// reduce-then-scan (`scan_reduce` + `scan_downsweep`) and one pass (`scan_lookback`).
 fn bench_scans(c: &mut Criterion) {
     use fzwgpu::kernels::scan::{record_exclusive_scan, record_lookback_scan, set_scan_mode, ScanMode};
-    const NS: u64 = 1 << 19;
+    const NS: u64 = 1 << 18;
     let mut g = c.benchmark_group("scan");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(NS * 4));

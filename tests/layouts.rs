@@ -75,7 +75,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
     // every kernel's params are covered above
-    let covered = 2 + 2 + 4 + 4 + 5 + 3 + 4 + 3 + 2 + 1 + 5;
+    let covered = 3 + 2 + 4 + 4 + 5 + 3 + 4 + 3 + 2 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

@@ -5,8 +5,9 @@
 struct ScanParams {
     n: u32,
     ntiles: u32,
-    // scan_lookback only: 1 = never use a published value (every tile sums its
-    // predecessors from their input; tests of the fallback path)
+    // scan_lookback only (tests of its paths): 0 normal, 1 never use a published
+    // value (every tile sums its predecessors from their input), 2 use published
+    // aggregates but no inclusive prefix (every walk goes back to tile 0)
     fallback: u32,
     _pad1: u32,
 }

@@ -2,13 +2,15 @@
 // decoupled look-back and fallback), the alternative to scan_reduce + scan_downsweep.
 // Each workgroup takes a ticket (tiles are handed out in the order workgroups start),
 // scans its TILE = WG * ITEMS values, publishes the tile's sum ("aggregate"), then
-// walks back over the earlier tiles adding their published inclusive prefix (and
-// stopping) or their aggregate (and going on); a tile that has published neither after
-// SPINS polls is reduced from its input by the waiting workgroup itself (the fallback),
-// so no workgroup ever waits for another to be scheduled: the kernel needs no
-// forward-progress guarantee, and the number of loop iterations of an invocation is at
-// most ntiles * (SPINS + 1) plus the tile scan's own (the host checks it against an
-// adapter's loop limit). Then it publishes its inclusive prefix and writes its outputs.
+// walks back over the earlier tiles WG at a time (each invocation polls one tile of the
+// window): it adds the window's aggregates up to the nearest published inclusive prefix
+// (and stops there) or up to the nearest tile that has published nothing; that tile is
+// polled SPINS times and then reduced from its input by the waiting workgroup itself
+// (the fallback), so no workgroup ever waits for another to be scheduled: the kernel
+// needs no forward-progress guarantee. Every round moves at least one tile back, so an
+// invocation loops at most ntiles * (SPINS + 1 + the two sums' loops) times plus the
+// tile scan's own (the host checks that against an adapter's loop limit). Then it
+// publishes its inclusive prefix and writes its outputs.
 //
 // state (zeroed by the host before the dispatch): word 0 is the ticket counter; tile t
 // owns words 1 + 4t .. 4 + 4t: aggregate low and high halves, inclusive low and high
@@ -20,8 +22,9 @@
 struct ScanParams {
     n: u32,
     ntiles: u32,
-    // scan_lookback only: 1 = never use a published value (every tile sums its
-    // predecessors from their input; tests of the fallback path)
+    // scan_lookback only (tests of its paths): 0 normal, 1 never use a published
+    // value (every tile sums its predecessors from their input), 2 use published
+    // aggregates but no inclusive prefix (every walk goes back to tile 0)
     fallback: u32,
     _pad1: u32,
 }
@@ -41,7 +44,11 @@ const READY: u32 = 0x10000u;
 
 var<workgroup> s_tile: u32;
 var<workgroup> s_sum: u32;
-// (kind, value) of the tile looked at: 2 inclusive prefix, 1 aggregate, 0 nothing
+// the window's nearest inclusive prefix and nearest tile with nothing published (as
+// invocation indices; WG if none), then the polled tile's (kind, value): 2 inclusive
+// prefix, 1 aggregate, 0 nothing
+var<workgroup> s_min_inc: atomic<u32>;
+var<workgroup> s_min_nr: atomic<u32>;
 var<workgroup> s_msg: vec2<u32>;
 
 fn publish(at: u32, v: u32) {
@@ -105,14 +112,69 @@ fn scan_lookback(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
     }
     var prior = 0u;
     if (t > 0u) {
+        // j: the nearest earlier tile not yet accounted for
         var j = t - 1u;
         loop {
+            // every invocation polls one tile of the window j, j - 1, ..., j - WG + 1
             if (lid == 0u) {
-                let at = 1u + 4u * j;
-                var m = vec2<u32>(0u, 0u);
-                for (var k = select(0u, SPINS, S.fallback == 0u); k > 0u; k--) {
+                atomicStore(&s_min_inc, WG);
+                atomicStore(&s_min_nr, WG);
+            }
+            workgroupBarrier();
+            var kind = 3u; // past tile 0
+            var val = 0u;
+            if (lid <= j) {
+                kind = 0u;
+                if (S.fallback != 1u) {
+                    let at = 1u + 4u * (j - lid);
                     let inc = peek(at + 2u);
-                    if (inc.x == 1u) {
+                    let ag = peek(at);
+                    if (inc.x == 1u && S.fallback == 0u) {
+                        kind = 2u;
+                        val = inc.y;
+                    } else if (ag.x == 1u) {
+                        kind = 1u;
+                        val = ag.y;
+                    }
+                }
+            }
+            if (kind == 2u) {
+                atomicMin(&s_min_inc, lid);
+            }
+            if (kind == 0u) {
+                atomicMin(&s_min_nr, lid);
+            }
+            workgroupBarrier();
+            if (lid == 0u) {
+                s_msg = vec2<u32>(atomicLoad(&s_min_inc), atomicLoad(&s_min_nr));
+            }
+            // the nearest inclusive prefix and the nearest tile with nothing published
+            let w = workgroupUniformLoad(&s_msg);
+            // the window's aggregates before both, and the inclusive prefix if it comes first
+            var add = 0u;
+            if (lid < min(w.x, w.y) || (lid == w.x && w.x < w.y)) {
+                add = val;
+            }
+            prior = prior + wg_sum(lid, add, SG_ARGS);
+            if (w.x < w.y) {
+                break;
+            }
+            if (w.y == WG) {
+                // the whole window had aggregates
+                if (j < WG) {
+                    break; // down to tile 0
+                }
+                j = j - WG;
+                continue;
+            }
+            // tile jn has published nothing yet: poll it, then sum it from its input
+            let jn = j - w.y;
+            if (lid == 0u) {
+                let at = 1u + 4u * jn;
+                var m = vec2<u32>(0u, 0u);
+                for (var k = select(0u, SPINS, S.fallback != 1u); k > 0u; k--) {
+                    let inc = peek(at + 2u);
+                    if (inc.x == 1u && S.fallback == 0u) {
                         m = vec2<u32>(2u, inc.y);
                         break;
                     }
@@ -126,16 +188,15 @@ fn scan_lookback(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
             }
             let m = workgroupUniformLoad(&s_msg);
             if (m.x == 0u) {
-                // fallback: tile j's sum from its input
-                let y = load4(j, lid);
+                let y = load4(jn, lid);
                 prior = prior + wg_sum(lid, y.x + y.y + y.z + y.w, SG_ARGS);
             } else {
                 prior = prior + m.y;
             }
-            if (m.x == 2u || j == 0u) {
+            if (m.x == 2u || jn == 0u) {
                 break;
             }
-            j = j - 1u;
+            j = jn - 1u;
         }
         if (lid == 0u) {
             publish(own + 2u, prior + agg);

@@ -66,13 +66,13 @@ pub fn set_scan_mode(mode: ScanMode) {
 
 /// Whether `scan_lookback` over `tiles` tiles stays within an adapter's loop limit
 /// (llvmpipe/lavapipe silently cut an invocation's loops after that many iterations
-/// in total): the look-back visits at most `tiles` earlier tiles, each with at most
-/// SPINS polls (reflected from the WGSL) and one fallback tile sum (at most 64 loop
-/// iterations with any subgroup size >= 4), plus the tile's own scan.
+/// in total): the look-back takes at most `tiles` rounds, each with at most SPINS
+/// polls (reflected from the WGSL) and two workgroup sums (at most 64 loop iterations
+/// each with any subgroup size >= 4), plus the tile's own scan.
 pub fn lookback_fits(tiles: u64, loop_limit: Option<u64>) -> Result<bool> {
     let Some(limit) = loop_limit else { return Ok(true) };
     let spins = reflect(Kernel::ScanLookback, Variant::default())?.consts.get("SPINS").copied().unwrap_or(u32::MAX) as u64;
-    Ok(tiles.saturating_mul(spins + 1 + 64).saturating_add(256) < limit)
+    Ok(tiles.saturating_mul(spins + 1 + 128).saturating_add(256) < limit)
 }
 
 /// Elements per scan tile: the kernels' WG * ITEMS, reflected from the WGSL.
