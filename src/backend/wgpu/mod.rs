@@ -306,6 +306,13 @@ impl WgpuBackend {
                 c.force_loop_bounding = false;
                 self.device.create_shader_module_trusted(desc, c)
             },
+            // SAFETY: diagnostic only (see `ShaderChecks::NoBoundsChecks`); the crate's
+            // kernels index within the windows the host sized for valid inputs.
+            ShaderChecks::NoBoundsChecks => unsafe {
+                let mut c = wgpu::ShaderRuntimeChecks::checked();
+                c.bounds_checks = false;
+                self.device.create_shader_module_trusted(desc, c)
+            },
         };
         let pl = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(kernel.name()),
@@ -956,14 +963,20 @@ pub enum ShaderChecks {
     Full,
     /// Without naga's loop-bounding counters (every loop of the crate's kernels ends).
     NoLoopBounding,
+    /// Without the bounds checks naga adds itself (the driver's own robustness, where
+    /// it has it, still applies); loop bounding and division guards stay. Measures
+    /// what the checks cost; not for production (a corrupt archive could then make a
+    /// decoder read or write outside its bindings on drivers without robustness).
+    NoBoundsChecks,
 }
 
-/// `FZWGPU_SHADER_CHECKS=full|noloop` (diagnostic; default `full`). `noloop` made the
-/// kernels 12-21% faster on the H200 but changed float64 `szx_encode` results there
-/// (PERFORMANCE.md), so it is not the default.
+/// `FZWGPU_SHADER_CHECKS=full|noloop|nobounds` (diagnostic; default `full`). `noloop`
+/// made the kernels 12-21% faster on the H200 but changed float64 `szx_encode` results
+/// there (PERFORMANCE.md), so it is not the default.
 pub fn shader_checks() -> ShaderChecks {
     match std::env::var("FZWGPU_SHADER_CHECKS").unwrap_or_default().to_lowercase().as_str() {
         "noloop" => ShaderChecks::NoLoopBounding,
+        "nobounds" => ShaderChecks::NoBoundsChecks,
         _ => ShaderChecks::Full,
     }
 }
