@@ -259,6 +259,41 @@ fn bench_prints_a_table_and_appends_json() {
     }
     let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
     assert_eq!(c, 1, "{e}");
+    // the offset scan is chosen, recorded and labelled; an unknown one is refused
+    let scan_out = tmp("bench-scan.jsonl");
+    let _ = std::fs::remove_file(&scan_out);
+    for m in ["reduce", "lookback"] {
+        let (c, o, e) = run(&[
+            "bench",
+            "--size",
+            "1M",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--backend",
+            "cpu",
+            "--presets",
+            "szx",
+            "--scan",
+            m,
+            "--json",
+            scan_out.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{e}");
+        assert!(o.contains(&format!("offset scan: {m}")), "{o}");
+    }
+    let recs: Vec<serde_json::Value> =
+        std::fs::read_to_string(&scan_out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.iter().map(|r| r["scan"].as_str().unwrap()).collect::<Vec<_>>(), ["reduce", "lookback"]);
+    assert!(recs[0]["ratio"].is_f64());
+    assert_eq!(recs[0]["ratio"], recs[1]["ratio"], "same archive size either way");
+    let (c, o, _) = run(&["report", scan_out.to_str().unwrap()]);
+    assert_eq!(c, 0);
+    assert!(o.contains("szx (scan lookback)"), "{o}");
+    let (c, _, e) = run(&["bench", "--size", "1M", "--backend", "cpu", "--presets", "szx", "--scan", "bogus"]);
+    assert_eq!(c, 1);
+    assert!(e.contains("scan 'bogus'"), "{e}");
     // a real field tiled up to a size (whole copies along the slowest dimension)
     let small = write_field("tile.f32", 4000);
     let (c, o, e) = run(&[
