@@ -2,16 +2,6 @@
 // TILE values and adds the tile's offset (the exclusive scan of the partials).
 #include "common/grid.wgsl"
 
-struct ScanParams {
-    n: u32,
-    ntiles: u32,
-    // scan_lookback only (tests of its paths): 0 normal, 1 never use a published
-    // value (every tile sums its predecessors from their input), 2 use published
-    // aggregates but no inclusive prefix (every walk goes back to tile 0)
-    fallback: u32,
-    _pad1: u32,
-}
-
 @group(0) @binding(0) var<uniform> S: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
 @group(0) @binding(2) var<storage, read> tile_offsets: array<u32>;
@@ -19,8 +9,8 @@ struct ScanParams {
 
 const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
-const_assert ITEMS == 4u; // the body below is written out for 4 values
 #include "common/wg_scan.wgsl"
+#include "common/scan_params.wgsl"
 
 @compute @workgroup_size(WG)
 fn scan_downsweep(@builtin(local_invocation_index) lid: u32,
@@ -31,20 +21,7 @@ fn scan_downsweep(@builtin(local_invocation_index) lid: u32,
         return;
     }
     let base = (t * WG + lid) * ITEMS;
-    // the ITEMS = 4 values of an invocation by constant component (no dynamic index)
-    var x = vec4<u32>(0u);
-    if (base < S.n) {
-        x.x = input[base];
-    }
-    if (base + 1u < S.n) {
-        x.y = input[base + 1u];
-    }
-    if (base + 2u < S.n) {
-        x.z = input[base + 2u];
-    }
-    if (base + 3u < S.n) {
-        x.w = input[base + 3u];
-    }
+    let x = load4(t, lid);
     // exclusive prefix within the invocation
     let v = vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
     let acc = v.w + x.w;

@@ -17,17 +17,6 @@
 // halves. Each word is READY | 16-bit half, so every word carries its own ready bit
 // and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
 // taken only when both of its halves are ready. Sums wrap in u32 like scan_downsweep's.
-#include "common/grid.wgsl"
-
-struct ScanParams {
-    n: u32,
-    ntiles: u32,
-    // scan_lookback only (tests of its paths): 0 normal, 1 never use a published
-    // value (every tile sums its predecessors from their input), 2 use published
-    // aggregates but no inclusive prefix (every walk goes back to tile 0)
-    fallback: u32,
-    _pad1: u32,
-}
 
 @group(0) @binding(0) var<uniform> S: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
@@ -36,11 +25,11 @@ struct ScanParams {
 
 const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
-const_assert ITEMS == 4u; // the body below is written out for 4 values
 // polls of a tile that has published nothing before reducing it from its input
 const SPINS: u32 = 16u;
 const READY: u32 = 0x10000u;
 #include "common/wg_scan.wgsl"
+#include "common/scan_params.wgsl"
 
 var<workgroup> s_tile: u32;
 var<workgroup> s_sum: u32;
@@ -64,25 +53,6 @@ fn peek(at: u32) -> vec2<u32> {
         return vec2<u32>(1u, (lo & 0xffffu) | ((hi & 0xffffu) << 16u));
     }
     return vec2<u32>(0u, 0u);
-}
-
-// the four input values of invocation lid in tile t (zero past n)
-fn load4(t: u32, lid: u32) -> vec4<u32> {
-    let base = (t * WG + lid) * ITEMS;
-    var x = vec4<u32>(0u);
-    if (base < S.n) {
-        x.x = input[base];
-    }
-    if (base + 1u < S.n) {
-        x.y = input[base + 1u];
-    }
-    if (base + 2u < S.n) {
-        x.z = input[base + 2u];
-    }
-    if (base + 3u < S.n) {
-        x.w = input[base + 3u];
-    }
-    return x;
 }
 
 @compute @workgroup_size(WG)
