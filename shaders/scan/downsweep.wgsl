@@ -11,6 +11,7 @@ const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
 #include "common/wg_scan.wgsl"
 #include "common/scan_params.wgsl"
+#include "common/scan_store.wgsl"
 
 @compute @workgroup_size(WG)
 fn scan_downsweep(@builtin(local_invocation_index) lid: u32,
@@ -20,22 +21,10 @@ fn scan_downsweep(@builtin(local_invocation_index) lid: u32,
     if (t >= S.ntiles) {
         return;
     }
-    let base = (t * WG + lid) * ITEMS;
     let x = load4(t, lid);
     // exclusive prefix within the invocation
     let v = vec4<u32>(0u, x.x, x.x + x.y, x.x + x.y + x.z);
     let acc = v.w + x.w;
     let pre = wg_exclusive_scan(lid, acc, SG_ARGS) + tile_offsets[t];
-    if (base < S.n) {
-        output[base] = pre + v.x;
-    }
-    if (base + 1u < S.n) {
-        output[base + 1u] = pre + v.y;
-    }
-    if (base + 2u < S.n) {
-        output[base + 2u] = pre + v.z;
-    }
-    if (base + 3u < S.n) {
-        output[base + 3u] = pre + v.w;
-    }
+    store4(t, lid, pre, v);
 }

@@ -30,6 +30,7 @@ const SPINS: u32 = 16u;
 const READY: u32 = 0x10000u;
 #include "common/wg_scan.wgsl"
 #include "common/scan_params.wgsl"
+#include "common/scan_store.wgsl"
 
 var<workgroup> s_tile: u32;
 var<workgroup> s_sum: u32;
@@ -172,18 +173,5 @@ fn scan_lookback(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
             publish(own + 2u, prior + agg);
         }
     }
-    let base = (t * WG + lid) * ITEMS;
-    let o = prior + pre;
-    if (base < S.n) {
-        output[base] = o + v.x;
-    }
-    if (base + 1u < S.n) {
-        output[base + 1u] = o + v.y;
-    }
-    if (base + 2u < S.n) {
-        output[base + 2u] = o + v.z;
-    }
-    if (base + 3u < S.n) {
-        output[base + 3u] = o + v.w;
-    }
+    store4(t, lid, prior + pre, v);
 }
