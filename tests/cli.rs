@@ -217,26 +217,20 @@ fn demo_runs_without_input() {
     assert!(o.contains("szx") && o.contains("within"), "{o}");
 }
 
+/// `fzwgpu bench` on the cpu backend, a generated 1 MiB field, one repetition and no
+/// warm-up, plus `extra`.
+fn bench_cpu(extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["bench", "--size", "1M", "--reps", "1", "--warmup", "0", "--backend", "cpu"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 #[test]
 fn bench_prints_a_table_and_appends_json() {
     let out = tmp("bench.jsonl");
     let _ = std::fs::remove_file(&out);
     for _ in 0..2 {
-        let (c, o, e) = run(&[
-            "bench",
-            "--size",
-            "1M",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--backend",
-            "cpu",
-            "--presets",
-            "szx,szp_centered",
-            "--json",
-            out.to_str().unwrap(),
-        ]);
+        let (c, o, e) = bench_cpu(&["--presets", "szx,szp_centered", "--json", out.to_str().unwrap()]);
         assert_eq!(c, 0, "{e}");
         assert!(o.contains("szx") && o.contains("szp_centered") && o.contains("adapter:"), "{o}");
     }
@@ -263,23 +257,7 @@ fn bench_prints_a_table_and_appends_json() {
     let scan_out = tmp("bench-scan.jsonl");
     let _ = std::fs::remove_file(&scan_out);
     for m in ["reduce", "lookback"] {
-        let (c, o, e) = run(&[
-            "bench",
-            "--size",
-            "1M",
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--backend",
-            "cpu",
-            "--presets",
-            "szx",
-            "--scan",
-            m,
-            "--json",
-            scan_out.to_str().unwrap(),
-        ]);
+        let (c, o, e) = bench_cpu(&["--presets", "szx", "--scan", m, "--json", scan_out.to_str().unwrap()]);
         assert_eq!(c, 0, "{e}");
         assert!(o.contains(&format!("offset scan: {m}")), "{o}");
     }

@@ -121,6 +121,26 @@ fn bytes32(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// The exclusive prefix sums of `v` (wrapping u32), computed here.
+fn exclusive_scan_ref(v: &[u32]) -> Vec<u32> {
+    v.iter()
+        .scan(0u32, |acc, &x| {
+            let e = *acc;
+            *acc = acc.wrapping_add(x);
+            Some(e)
+        })
+        .collect()
+}
+
+/// `got` is the exclusive scan of `input`; else the first differing position.
+fn assert_exclusive_scan(got: &[u32], input: &[u32], what: &str) {
+    let want = exclusive_scan_ref(input);
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = got.iter().zip(&want).position(|(g, w)| g != w) {
+        panic!("{what}: exclusive scan at {i} of {}: got {} want {}", input.len(), got[i], want[i]);
+    }
+}
+
 #[test]
 fn scan_kernels_match_twins_and_reference() {
     let mut rng = Rng(seed());
@@ -136,13 +156,7 @@ fn scan_kernels_match_twins_and_reference() {
             &[B::In(bytes32(&input)), B::Out(tiles * 4)],
             tiles as u64,
         );
-        let parts = u32s(&parts[0]);
-        let mut offs = vec![0u32; tiles];
-        let mut acc = 0u32;
-        for t in 0..tiles {
-            offs[t] = acc;
-            acc = acc.wrapping_add(parts[t]);
-        }
+        let offs = exclusive_scan_ref(&u32s(&parts[0]));
         let out = twin_check(
             "scan_downsweep",
             Kernel::ScanDownsweep,
@@ -151,12 +165,7 @@ fn scan_kernels_match_twins_and_reference() {
             &[B::In(bytes32(&input)), B::In(bytes32(&offs)), B::Out(n * 4)],
             tiles as u64,
         );
-        let out = u32s(&out[0]);
-        let mut acc = 0u32;
-        for i in 0..n {
-            assert_eq!(out[i], acc, "exclusive scan at {i} of {n}");
-            acc = acc.wrapping_add(input[i]);
-        }
+        assert_exclusive_scan(&u32s(&out[0]), &input, "scan_reduce + scan_downsweep");
     }
 }
 
@@ -185,12 +194,7 @@ fn scan_lookback_matches_twin_and_reference() {
                 &[B::In(bytes32(&input)), B::Out(n * 4), B::Init(vec![0u8; 4 + 16 * tiles])],
                 tiles as u64,
             );
-            let got = u32s(&out[0]);
-            let mut acc = 0u32;
-            for i in 0..n {
-                assert_eq!(got[i], acc, "exclusive scan at {i} of {n} (fallback {fallback})");
-                acc = acc.wrapping_add(input[i]);
-            }
+            assert_exclusive_scan(&u32s(&out[0]), &input, &format!("scan_lookback (fallback {fallback})"));
             let state = u32s(&out[1]);
             assert_eq!(state[0], tiles as u32, "ticket counter");
         }
@@ -206,12 +210,6 @@ fn exclusive_scan_modes_agree() {
     let mut rng = Rng(seed());
     for n in [1usize, 1000, 1024 * 1024 + 17] {
         let input: Vec<u32> = (0..n).map(|_| (rng.next() >> 36) as u32).collect();
-        let mut want = vec![0u32; n];
-        let mut acc = 0u32;
-        for i in 0..n {
-            want[i] = acc;
-            acc = acc.wrapping_add(input[i]);
-        }
         for (name, be) in backends() {
             for mode in [ScanMode::ReduceThenScan, ScanMode::LookBack] {
                 set_scan_mode(mode);
@@ -226,7 +224,7 @@ fn exclusive_scan_modes_agree() {
                 record_exclusive_scan(&mut r, BufSlice::new(i, 0, bytes), BufSlice::new(o, 0, bytes), n as u64).unwrap();
                 r.submit().unwrap();
                 let got = u32s(&be.read_buffers(&[BufSlice::new(o, 0, bytes)]).unwrap()[0]);
-                assert_eq!(&got[..n], &want[..], "{name} {} n={n}", mode.name());
+                assert_exclusive_scan(&got[..n], &input, &format!("{name} {}", mode.name()));
             }
         }
     }

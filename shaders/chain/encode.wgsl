@@ -77,7 +77,7 @@ fn nf_threshold() -> FT {
     return FT(0.0);
 #else
     if (P.eb >= ldexp(1.0, -100) && P.inv >= MIN_NORMAL) {
-        return max(ldexp(1.0, -100), ldexp(P.eb, -90));
+        return noflush_min();
     }
     return bitcast<f32>(0x7f800000u);
 #endif

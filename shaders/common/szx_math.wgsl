@@ -57,3 +57,15 @@ fn width_limit(w: u32) -> u32 {
     }
     return (1u << w) - 1u;
 }
+
+// float32: T = max(2^-100, eb * 2^-90), the smallest magnitude at which the encoders'
+// flush-free paths skip the `ftz` guards (szx_encode per block, chain_encode per four
+// values; each states its own argument and its other conditions). Float64 keeps the
+// flushing path (0: the callers' tests never pass on it alone).
+fn noflush_min() -> FT {
+#ifdef F64
+    return FT(0.0);
+#else
+    return max(ldexp(1.0, -100), ldexp(P.eb, -90));
+#endif
+}

@@ -222,14 +222,8 @@ fn unit_const_ok(u: Unit, mid: FT) -> bool {
 // magnitudes around T in blocks of one sign (szx_encode_magnitude_edges). The
 // condition is taken from the block's min / max: one sign and a smallest magnitude
 // >= T (a block that straddles zero keeps the flushing path). Block-level values
-// (mn, mid, the shifted reference) and the units past the first keep it too.
-fn noflush_min() -> FT {
-#ifdef F64
-    return FT(0.0);
-#else
-    return max(ldexp(1.0, -100), ldexp(P.eb, -90));
-#endif
-}
+// (mn, mid, the shifted reference) and the units past the first keep it too. T is
+// noflush_min (common/szx_math.wgsl, shared with chain_encode's fast path).
 fn quant_nf(x: FT, r: FT) -> FT {
     return floor(((x - r) * P.inv) * P.one + FT(0.5));
 }
