@@ -31,19 +31,21 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
     }
     let nb = min(WG, P.nblocks - b0);
     let b = b0 + lid;
+    var off = 0u;
     if (lid < nb) {
-        s_off[lid] = offsets[b];
+        off = offsets[b];
         write_width_meta(b);
         if (b + 1u == P.nblocks) {
-            totals[P.chunk] = offsets[b] + block_words(widths[b], block_len(b));
+            totals[P.chunk] = off + block_words(widths[b], block_len(b));
         }
     }
+    set_group_offset(lid, nb, off);
     workgroupBarrier();
     let last = b0 + nb - 1u;
     let o0 = s_off[0];
     let o1 = s_off[nb - 1u] + block_words(widths[last], block_len(last));
     for (var o = o0 + lid; o < o1; o += WG) {
-        let k = block_at(o, nb);
+        let k = block_at(o);
         payload[o] = slots[(b0 + k) * P.block_size + (o - s_off[k])];
     }
 }

@@ -1,17 +1,25 @@
 // The word offsets of a workgroup's WG consecutive blocks in workgroup memory, and the
 // search that finds the block holding a payload word: used by the compaction kernels
 // (szx/compact.wgsl, chain/compact.wgsl), whose invocations walk the group's contiguous
-// run of payload words. Requires WG (a power of two).
+// run of payload words. Requires WG (a power of two). Slots past the group's nb blocks
+// must hold OFF_PAD (set_group_offset writes it), so the search needs no count check:
+// each of its log2(WG) steps is one load, one compare and one select.
 var<workgroup> s_off: array<u32, WG>;
 
-// The last of the group's first nb blocks whose offset is at or before word o (a block
-// without words shares its offset with the next one).
-fn block_at(o: u32, nb: u32) -> u32 {
+const OFF_PAD: u32 = 0xffffffffu;
+
+// Invocation lid's slot: the offset of block b0 + lid when lid < nb, else OFF_PAD
+// (every payload word lies below OFF_PAD, so a padded slot is never chosen).
+fn set_group_offset(lid: u32, nb: u32, off: u32) {
+    s_off[lid] = select(OFF_PAD, off, lid < nb);
+}
+
+// The last of the group's blocks whose offset is at or before word o (a block without
+// words shares its offset with the next one). s_off[0] <= o always holds.
+fn block_at(o: u32) -> u32 {
     var k = 0u;
     for (var h = WG / 2u; h > 0u; h = h >> 1u) {
-        if (k + h < nb && s_off[k + h] <= o) {
-            k += h;
-        }
+        k = select(k, k + h, s_off[k + h] <= o);
     }
     return k;
 }

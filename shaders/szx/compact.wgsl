@@ -6,7 +6,8 @@
 // consecutive blocks: their payloads form one contiguous run of words, which the
 // invocations walk word by word (coalesced writes), each finding its block by a binary
 // search over the group's offsets in workgroup memory (every block has at least one
-// word, so the search lands on the block that holds the word).
+// word, so the search lands on the block that holds the word). Each block's word
+// sources (refs, slot, zero padding) are worked out once per block, not per word.
 #include "common/grid.wgsl"
 #include "common/szx_types.wgsl"
 
@@ -21,7 +22,12 @@
 
 const WG: u32 = 256u;
 #include "common/group_offsets.wgsl"
-var<workgroup> s_inf: array<u32, WG>;
+// Each block's word sources, computed once per block: its first s_nref[k] words come
+// from refs (WT for constant and quantized blocks, 0 for raw ones), words up to
+// s_nsrc[k] from the block's slot, the rest (the quantized body's zero padding) are 0.
+var<workgroup> s_nref: array<u32, WG>;
+var<workgroup> s_nsrc: array<u32, WG>;
+var<workgroup> s_end: u32;
 
 @compute @workgroup_size(WG)
 fn szx_compact(@builtin(local_invocation_index) lid: u32,
@@ -33,11 +39,22 @@ fn szx_compact(@builtin(local_invocation_index) lid: u32,
     }
     let nb = min(WG, P.nblocks - b0);
     let b = b0 + lid;
+    var off = 0u;
     if (lid < nb) {
         let inf = info[b];
-        let off = offsets[b];
-        s_off[lid] = off;
-        s_inf[lid] = inf;
+        let len = block_len(b);
+        off = offsets[b];
+        let t = inf & 0xffu;
+        var nref = WT;
+        var nsrc = WT;
+        if (t == BT_RAW) {
+            nref = 0u;
+            nsrc = len * WT;
+        } else if (t == BT_QUANT) {
+            nsrc = WT + (len * ((inf >> 8u) & 0xffu) + 31u) / 32u;
+        }
+        s_nref[lid] = nref;
+        s_nsrc[lid] = nsrc;
         if ((b & 1u) == 0u) {
             var m = inf & 0xffffu;
             if (b + 1u < P.nblocks) {
@@ -46,30 +63,26 @@ fn szx_compact(@builtin(local_invocation_index) lid: u32,
             block_meta[b >> 1u] = m;
         }
         if (b + 1u == P.nblocks) {
-            totals[P.chunk] = off + block_cost(inf, block_len(b));
+            totals[P.chunk] = off + block_cost(inf, len);
+        }
+        if (lid + 1u == nb) {
+            s_end = off + block_cost(inf, len);
         }
     }
+    set_group_offset(lid, nb, off);
     workgroupBarrier();
-    let last = nb - 1u;
     let o0 = s_off[0];
-    let o1 = s_off[last] + block_cost(s_inf[last], block_len(b0 + last));
+    let o1 = s_end;
     for (var o = o0 + lid; o < o1; o += WG) {
-        let k = block_at(o, nb);
+        let k = block_at(o);
         let bk = b0 + k;
-        let inf = s_inf[k];
         let j = o - s_off[k];
-        let slot = bk * P.block_size * WT;
+        let nref = s_nref[k];
         var v = 0u;
-        if ((inf & 0xffu) == BT_RAW) {
-            v = slots[slot + j];
-        } else if (j < WT) {
+        if (j < nref) {
             v = refs_u[bk * WT + j];
-        } else {
-            // quantized: the code words, then zero padding up to the cost
-            let nw = (block_len(bk) * ((inf >> 8u) & 0xffu) + 31u) / 32u;
-            if (j - WT < nw) {
-                v = slots[slot + j - WT];
-            }
+        } else if (j < s_nsrc[k]) {
+            v = slots[bk * P.block_size * WT + j - nref];
         }
         payload[o] = v;
     }
