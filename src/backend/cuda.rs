@@ -10,7 +10,7 @@
 //! the wgpu backend's (size classes of 1/8 of a power of two, idle buffers kept up to
 //! the peak working set, at least 4 GiB).
 
-use super::pool::{size_class, BufferTable};
+use super::pool::{pool_from_env, size_class, BufferTable};
 use super::{validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
 use crate::kernels::cuda::{cuda_kernel, CudaKernel, CudaOptions};
@@ -307,7 +307,7 @@ impl CudaBackend {
             arch: format!("sm_{major}{minor}"),
             code,
             coalesce: crate::kernels::coalesce_from_env(true),
-            slab: Mutex::new(BufferTable::default()),
+            slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),
             fail_allocs_after: opts.fail_allocs_after,

@@ -27,15 +27,44 @@ pub(crate) struct BufferTable<B> {
     /// Most bytes ever live at once (pooled and in use): the pool keeps up to this much
     /// idle.
     peak_bytes: u64,
+    /// False (`FZWGPU_POOL=off`): released buffers are destroyed at once, never reused.
+    keep_idle: bool,
 }
 
 impl<B> Default for BufferTable<B> {
     fn default() -> Self {
-        BufferTable { bufs: Vec::new(), free_ids: Vec::new(), pool: Vec::new(), pool_bytes: 0, live_bytes: 0, peak_bytes: 0 }
+        BufferTable {
+            bufs: Vec::new(),
+            free_ids: Vec::new(),
+            pool: Vec::new(),
+            pool_bytes: 0,
+            live_bytes: 0,
+            peak_bytes: 0,
+            keep_idle: true,
+        }
+    }
+}
+
+/// `FZWGPU_POOL`: `on` (the default) keeps released buffers for reuse, `off` destroys
+/// them at once (a diagnostic: every call then allocates afresh). Other values are a
+/// configuration error.
+pub(crate) fn pool_from_env() -> Result<bool> {
+    match std::env::var("FZWGPU_POOL") {
+        Err(_) => Ok(true),
+        Ok(v) => match v.as_str() {
+            "on" | "1" => Ok(true),
+            "off" | "0" => Ok(false),
+            _ => Err(Error::config(format!("FZWGPU_POOL={v:?}: expected on or off"))),
+        },
     }
 }
 
 impl<B> BufferTable<B> {
+    /// An empty table; `keep_idle` false destroys released buffers instead of pooling.
+    pub fn new(keep_idle: bool) -> Self {
+        BufferTable { keep_idle, ..Default::default() }
+    }
+
     /// An idle buffer of capacity `cap`, out of the pool.
     pub fn take_idle(&mut self, cap: u64) -> Option<B> {
         let i = self.pool.iter().position(|(c, _)| *c == cap)?;
@@ -89,7 +118,7 @@ impl<B> BufferTable<B> {
     /// Keep a released pool-class buffer idle, or give it back (`Some`) to be
     /// destroyed when the idle budget is full.
     pub fn release(&mut self, b: B, cap: u64) -> Option<B> {
-        if self.pool_bytes + cap <= self.peak_bytes.max(MIN_IDLE_BUDGET) {
+        if self.keep_idle && self.pool_bytes + cap <= self.peak_bytes.max(MIN_IDLE_BUDGET) {
             self.pool_bytes += cap;
             self.pool.push((cap, b));
             None
@@ -142,5 +171,16 @@ mod tests {
         assert_eq!(t.take_idle(256), Some("a"));
         assert_eq!(t.insert("c", 1), a, "the freed id is reused");
         assert_eq!(t.live_ids().collect::<Vec<_>>(), vec![a.0, b.0]);
+    }
+
+    #[test]
+    fn a_table_without_pool_gives_every_released_buffer_back() {
+        let mut t = BufferTable::<&str>::new(false);
+        t.allocated(256);
+        let a = t.insert("a", 256);
+        let (x, cap) = t.remove(a).unwrap();
+        assert_eq!(t.release(x, cap), Some("a"));
+        assert_eq!(t.live_bytes, 0);
+        assert_eq!(t.take_idle(256), None);
     }
 }

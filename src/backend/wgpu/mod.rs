@@ -3,7 +3,7 @@
 //! [`Recording`] becomes one queue submission with GPU timestamps around it; readbacks
 //! go through one reused staging buffer.
 
-use super::pool::{size_class, BufferTable};
+use super::pool::{pool_from_env, size_class, BufferTable};
 use super::{grid, validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
 use crate::kernels::{self, BindKind, Kernel, Variant};
@@ -232,7 +232,7 @@ impl WgpuBackend {
             device,
             queue,
             pipes: Mutex::new(HashMap::new()),
-            slab: Mutex::new(BufferTable::default()),
+            slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             params: Mutex::new(None),
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Assemble .device/ (gitignored) for runs on the H200 through the device tool: the CLI
+# and every test binary of this checkout built with --features cuda (stripped; packed
+# with a 192 MiB xz window, so the test binaries' shared code is stored once), the
+# optional CLI of another commit (KIT_B=<rev>, packed as fzwgpu-b), the real fields,
+# the Vulkan loader set-up from ../shared/device, and the scripts in scripts/device/.
+# Usage (from the project root): bash scripts/device/kit.sh   (about 3 minutes here)
+# Then call the device tool's run with carry [".device"] and e.g.
+#   bash .device/next-r10a.sh 2>&1 | tee $OUT/r10a.log
+# The carry limit is 64 MiB with the working tree (~25 MB): the kit is ~30 MB.
+set -euo pipefail
+root=$(pwd); stage=$(mktemp -d)
+grep -qx "/.device/" .git/info/exclude 2>/dev/null || echo "/.device/" >> .git/info/exclude
+build() { # output suffix
+  cargo test --release --features cuda --no-run 2>&1 | grep -oE "(tests/[a-z_]+\.rs|src/lib\.rs) \(target/release/deps/[^)]+" | while read -r src bin; do
+    n=$(basename "$src" .rs); [ "$n" = lib ] && n=lib
+    cp "${bin#(}" "$stage/$n$1"
+  done
+  cargo build --release --features cuda 2>&1 | tail -1
+  cp target/release/fzwgpu "$stage/fzwgpu$1"
+}
+build ""
+if [ -n "${KIT_B:-}" ]; then
+  cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$KIT_B"
+  cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
+  git checkout -q "$cur"; cargo build --release --features cuda 2>&1 | tail -1
+fi
+strip "$stage"/*
+rm -rf .device && mkdir -p .device
+cp -r ../shared/device/* .device/
+cp scripts/device/*.sh .device/
+(cd "$stage" && tar cf - * | xz -T1 --lzma2=preset=9,dict=192MiB > "$root/.device/kit.tar.xz")
+tar cJf .device/data.tar.xz -C ../shared/data .
+git rev-parse --short HEAD > .device/KIT_COMMIT
+rm -rf "$stage"
+du -sh .device

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Round 10, call 2 (prepared 2026-12-03, not yet run): what the runtime checks cost
+# through each backend at the current kernels, one preset per process (round 9 showed
+# that a chain preset after another can run slower through Vulkan), and whether the
+# loop counters still change results.
+#  1. Vulkan: FZWGPU_SHADER_CHECKS=full / noloop / nobounds, CUDA: FZWGPU_CUDA_CHECKS=
+#     on / clamp / off; szx, szp_composed, szp_centered on the 1 GiB 2-D field;
+#  2. noloop's kernel and fused-chain twins through Vulkan, and its szx + szp_composed
+#     validation (eval --compare-cpu on every real field, f32 and f64).
+source .device/setup.sh
+B=/tmp/ct/fzwgpu
+one() { # backend env preset
+  left 300 || return 0
+  env $2 timeout 40 $B bench --backend $1 --size 1G --reps 3 --presets $3 --json $OUT/r10b-$1.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2" '{print t, $1, "compress", $3, "decompress", $6}'; }
+for p in szx szp_composed szp_centered; do
+  for e in FZWGPU_SHADER_CHECKS=full FZWGPU_SHADER_CHECKS=noloop FZWGPU_SHADER_CHECKS=nobounds; do one wgpu $e $p; done
+  for e in FZWGPU_CUDA_CHECKS=on FZWGPU_CUDA_CHECKS=clamp FZWGPU_CUDA_CHECKS=off; do one cuda $e $p; done
+done
+for t in kernels fusion; do echo "== noloop $t"; FZWGPU_SHADER_CHECKS=noloop FZWGPU_TEST_BACKEND=wgpu timeout 60 /tmp/ct/$t --test-threads 8 2>&1 | grep -E "test result|FAILED|panicked" | head -8; done
+FZWGPU_SHADER_CHECKS=noloop PRESETS="szx szp_composed" timeout 150 bash .device/validation.sh > $OUT/r10b-val-noloop.log 2>&1
+echo "noloop validation: $(grep -cE '^sz' $OUT/r10b-val-noloop.log) evals, FAIL $(grep -c FAIL $OUT/r10b-val-noloop.log)"
+grep FAIL $OUT/r10b-val-noloop.log | cut -c1-200 | head -5
+echo "total $(( $(date +%s) - T0 )) s"

@@ -1,0 +1,15 @@
+# Sourced at the start of every device command (see kit.sh): the Vulkan loader, the
+# kit's binaries in /tmp/ct (fzwgpu, fzwgpu-b, the test binaries), the real fields in
+# /tmp/data, NVRTC on the library path, the CUDA kernel cache if one came along
+# (.device/cubin-cache.tar; save_cache writes it to $OUT for the next machine).
+source .device/vulkan-env.sh
+mkdir -p /tmp/ct /tmp/data
+[ -x /tmp/ct/fzwgpu ] || tar xJf .device/kit.tar.xz -C /tmp/ct
+[ -f /tmp/data/SHA256SUMS ] || tar xJf .device/data.tar.xz -C /tmp/data
+if [ -f .device/cubin-cache.tar ]; then mkdir -p "$HOME/.cache/fzwgpu" && tar xf .device/cubin-cache.tar -C "$HOME/.cache/fzwgpu" 2>/dev/null || true; fi
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+export FZWGPU_DATA_DIR=/tmp/data FZWGPU_BIN=/tmp/ct/fzwgpu
+save_cache() { tar cf "$OUT/cubin-cache.tar" -C "$HOME/.cache/fzwgpu" . 2>/dev/null || true; }
+T0=$(date +%s)
+# left [seconds]: true while the command has run less than that (default 520 s)
+left() { [ $(( $(date +%s) - T0 )) -lt "${1:-520}" ]; }
