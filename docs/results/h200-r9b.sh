@@ -1,0 +1,21 @@
+#!/bin/bash
+# 2026-12-03 (round 9, call 2): main's (r9, 7381225) whole test suite on the H200
+# through both backends (the cli tests drive the r9 CLI through FZWGPU_BIN, wgpu only;
+# golden reads the checkout's files and runs on lavapipe in CI), then the kernel,
+# fused-chain, chunk, stage and real-data tests again with FZWGPU_SCAN=lookback.
+source .device/cuda-setup.sh
+T0=$(date +%s); left() { [ $(( $(date +%s) - T0 )) -lt ${1:-540} ]; }
+t() { # backend binary [env]
+  left || { echo "skip $2 $1"; return 0; }
+  local s=$(date +%s)
+  r=$(env FZWGPU_TEST_BACKEND=$1 $3 timeout 120 /tmp/ct/$2 --test-threads 8 2>&1)
+  echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//' | tr '\n' ' ') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+  echo "$r" | grep -E "FAILED|panicked" | head -5
+}
+for be in cuda wgpu; do
+  for b in lib-r9 kernels fusion stages chunks adversarial adversarial_szp real_data pipeline stream transfers concurrency resources faults wavelet; do t $be $b; done
+done
+t wgpu cli; t cuda cuda_interop; t wgpu format; t wgpu layouts
+for be in cuda wgpu; do for b in kernels fusion chunks stages real_data adversarial; do t $be $b FZWGPU_SCAN=lookback; done; done
+echo "total $(( $(date +%s) - T0 )) s"
+save_cache
