@@ -5,8 +5,13 @@
 # loop counters still change results.
 #  1. Vulkan: FZWGPU_SHADER_CHECKS=full / noloop / nobounds, CUDA: FZWGPU_CUDA_CHECKS=
 #     on / clamp / off; szx, szp_composed, szp_centered on the 1 GiB 2-D field;
-#  2. noloop's kernel and fused-chain twins through Vulkan, and its szx + szp_composed
-#     validation (eval --compare-cpu on every real field, f32 and f64).
+#  2. noloop's kernel and fused-chain twins through Vulkan, and its szx validation
+#     (eval --compare-cpu on every real field, f32 and f64) with main's CLI and with
+#     fzwgpu-b = exp/uniform-loops (build the kit with KIT_B=exp/uniform-loops): its
+#     raw copy in szx_encode and chain_width's loop have team-uniform trip counts, the
+#     candidate fix for noloop's changed float64 results (ARCHITECTURE.md, "Shader
+#     runtime checks"). If b validates under noloop and main does not, noloop's speed
+#     (12-21% in round 1) is the next A/B.
 source .device/setup.sh
 B=/tmp/ct/fzwgpu
 one() { # backend env preset
@@ -17,7 +22,9 @@ for p in szx szp_composed szp_centered; do
   for e in FZWGPU_CUDA_CHECKS=on FZWGPU_CUDA_CHECKS=clamp FZWGPU_CUDA_CHECKS=off; do one cuda $e $p; done
 done
 for t in kernels fusion; do echo "== noloop $t"; FZWGPU_SHADER_CHECKS=noloop FZWGPU_TEST_BACKEND=wgpu timeout 60 /tmp/ct/$t --test-threads 8 2>&1 | grep -E "test result|FAILED|panicked" | head -8; done
-FZWGPU_SHADER_CHECKS=noloop PRESETS="szx szp_composed" timeout 150 bash .device/validation.sh > $OUT/r10b-val-noloop.log 2>&1
-echo "noloop validation: $(grep -cE '^sz' $OUT/r10b-val-noloop.log) evals, FAIL $(grep -c FAIL $OUT/r10b-val-noloop.log)"
-grep FAIL $OUT/r10b-val-noloop.log | cut -c1-200 | head -5
+for v in fzwgpu fzwgpu-b; do [ -x /tmp/ct/$v ] || continue; left 560 || break
+  B=/tmp/ct/$v FZWGPU_SHADER_CHECKS=noloop PRESETS=szx timeout 100 bash .device/validation.sh > $OUT/r10b-val-noloop-$v.log 2>&1
+  echo "noloop validation $v: $(grep -cE '^sz' $OUT/r10b-val-noloop-$v.log) evals, FAIL $(grep -c FAIL $OUT/r10b-val-noloop-$v.log)"
+  grep FAIL $OUT/r10b-val-noloop-$v.log | cut -c1-160 | head -3
+done
 echo "total $(( $(date +%s) - T0 )) s"
