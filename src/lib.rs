@@ -6,6 +6,7 @@
 //! TOML configs, the FZM archive). See ARCHITECTURE.md.
 
 pub mod backend;
+pub mod envcfg;
 pub mod error;
 pub mod kernels;
 pub mod metrics;

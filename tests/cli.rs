@@ -161,6 +161,40 @@ fn errors_are_one_line_and_leave_no_output() {
 }
 
 #[test]
+fn environment_variables_are_checked() {
+    // a misspelt FZWGPU_* name or value is a one-line error on every backend, not the
+    // default in silence; a valid one is accepted
+    let input = write_field("env.f32", 1000);
+    let out = tmp("env.fzm");
+    for backend in ["cpu", "wgpu"] {
+        for (k, v, says) in [
+            ("FZWGPU_MEMORY_LIMIT", "512MB", "expected a size"),
+            ("FZWGPU_SCAN", "lookbak", "expected reduce | lookback"),
+            ("FZWGPU_MEMORYLIMIT", "1G", "unknown environment variable FZWGPU_MEMORYLIMIT"),
+            ("FZWGPU_POOL", "maybe", "expected on | off"),
+        ] {
+            let o = bin()
+                .env(k, v)
+                .args(["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--backend", backend])
+                .output()
+                .unwrap();
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{k}={v} {backend}: {e}");
+            assert!(e.starts_with("error: ") && e.contains(says) && e.trim().lines().count() == 1, "{k}={v}: {e}");
+            assert!(!out.exists(), "{k}={v} left an output file");
+        }
+    }
+    let o = bin()
+        .env("FZWGPU_SCAN", "lookback")
+        .env("FZWGPU_MEMORY_LIMIT", "512M")
+        .args(["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
 fn config_files_reject_unknown_keys_and_types() {
     let input = write_field("c.f32", 1000);
     let out = tmp("c.fzm");

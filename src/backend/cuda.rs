@@ -110,7 +110,7 @@ pub fn compile(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &str) 
 /// The architecture to compile for without a device (tests, `kernel-source --cubin`):
 /// `FZWGPU_CUDA_ARCH`, else sm_90 (the H200). A backend compiles for its device's.
 pub fn arch_from_env() -> String {
-    std::env::var("FZWGPU_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into())
+    crate::envcfg::get("FZWGPU_CUDA_ARCH").ok().flatten().unwrap_or_else(|| "sm_90".into())
 }
 
 /// [`compile`] of an already generated kernel.
@@ -231,6 +231,7 @@ fn store_cached(path: &std::path::Path, image: &[u8]) {
 
 impl CudaBackend {
     pub fn new(opts: &CudaBackendOptions) -> Result<Self> {
+        crate::envcfg::check()?;
         let (drv, rtc) = libraries_present();
         if !drv {
             return Err(Error::NoAdapter("CUDA driver library (libcuda) not found".into()));
@@ -240,10 +241,7 @@ impl CudaBackend {
         }
         let ordinal = match opts.device {
             Some(d) => d,
-            None => match std::env::var("FZWGPU_CUDA_DEVICE") {
-                Ok(s) => s.parse().map_err(|_| Error::config(format!("FZWGPU_CUDA_DEVICE={s} is not a device number")))?,
-                Err(_) => 0,
-            },
+            None => crate::envcfg::number("FZWGPU_CUDA_DEVICE")?.unwrap_or(0) as usize,
         };
         cu::init().map_err(|e| Error::NoAdapter(format!("cuInit failed: {e:?}")))?;
         let count = cu::device::get_count().map_err(|e| Error::NoAdapter(format!("no CUDA device: {e:?}")))?;

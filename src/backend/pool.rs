@@ -49,14 +49,7 @@ impl<B> Default for BufferTable<B> {
 /// them at once (a diagnostic: every call then allocates afresh). Other values are a
 /// configuration error.
 pub(crate) fn pool_from_env() -> Result<bool> {
-    match std::env::var("FZWGPU_POOL") {
-        Err(_) => Ok(true),
-        Ok(v) => match v.as_str() {
-            "on" | "1" => Ok(true),
-            "off" | "0" => Ok(false),
-            _ => Err(Error::config(format!("FZWGPU_POOL={v:?}: expected on or off"))),
-        },
-    }
+    Ok(crate::envcfg::switch("FZWGPU_POOL")?.unwrap_or(true))
 }
 
 impl<B> BufferTable<B> {

@@ -1268,7 +1268,9 @@ fn main() {
         eprintln!("error: internal failure: {msg} (please report this)");
     }));
     let cli = Cli::parse();
-    let code = match std::panic::catch_unwind(|| run(cli)) {
+    // every FZWGPU_* variable checked once, whatever the backend (the cpu backend has
+    // no fallible constructor of its own)
+    let code = match std::panic::catch_unwind(|| fzwgpu::envcfg::check().and_then(|()| run(cli))) {
         Ok(Ok(())) => 0,
         Ok(Err(e)) => {
             eprintln!("error: {}", e.to_string().replace('\n', " "));

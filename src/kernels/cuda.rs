@@ -63,12 +63,12 @@ impl CudaOptions {
     /// `off` (no checks: diagnostic only; reads past a window are not zero, and loads
     /// that WGSL evaluates eagerly, as both sides of `&&`, may leave the allocation).
     pub fn from_env() -> Self {
-        let mut o = match std::env::var("FZWGPU_CUDA_CHECKS").as_deref() {
-            Ok("off") => CudaOptions { bounds_checks: false, ..Default::default() },
-            Ok("clamp") => CudaOptions { clamp_loads: true, ..Default::default() },
+        let mut o = match crate::envcfg::get("FZWGPU_CUDA_CHECKS").ok().flatten().as_deref() {
+            Some("off") => CudaOptions { bounds_checks: false, ..Default::default() },
+            Some("clamp") => CudaOptions { clamp_loads: true, ..Default::default() },
             _ => CudaOptions::default(),
         };
-        o.min_blocks = std::env::var("FZWGPU_CUDA_MINBLOCKS").ok().and_then(|v| v.parse().ok());
+        o.min_blocks = crate::envcfg::number("FZWGPU_CUDA_MINBLOCKS").ok().flatten().and_then(|v| u32::try_from(v).ok());
         o
     }
 }

@@ -262,12 +262,12 @@ impl Variant {
     }
 }
 
-/// `FZWGPU_COALESCE`: "1" / "0" force `Variant::coalesce` on / off; anything else (or
-/// unset) leaves the backend's default.
+/// `FZWGPU_COALESCE`: "1" / "0" force `Variant::coalesce` on / off; unset leaves the
+/// backend's default (other values are refused by `envcfg::check`).
 pub fn coalesce_from_env(default: bool) -> bool {
-    match std::env::var("FZWGPU_COALESCE").as_deref() {
-        Ok("1") => true,
-        Ok("0") => false,
+    match crate::envcfg::get("FZWGPU_COALESCE").ok().flatten().as_deref() {
+        Some("1") => true,
+        Some("0") => false,
         _ => default,
     }
 }

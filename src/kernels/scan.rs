@@ -52,7 +52,7 @@ pub fn scan_mode() -> ScanMode {
         1 => ScanMode::ReduceThenScan,
         2 => ScanMode::LookBack,
         _ => {
-            let m = std::env::var("FZWGPU_SCAN").ok().and_then(|v| v.parse().ok()).unwrap_or(ScanMode::ReduceThenScan);
+            let m = crate::envcfg::get("FZWGPU_SCAN").ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(ScanMode::ReduceThenScan);
             let _ = MODE.compare_exchange(0, if m == ScanMode::LookBack { 2 } else { 1 }, Ordering::Relaxed, Ordering::Relaxed);
             scan_mode()
         }

@@ -158,7 +158,7 @@ const WALK_MIN_INVOCATIONS: u64 = 1 << 17;
 /// the same bytes.
 pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result<Option<(u32, bool)>> {
     use crate::kernels::chain::{encode_unfit, max_extent, row_units};
-    if std::env::var("FZWGPU_CHAIN_ENCODE").is_ok_and(|v| v == "off" || v == "0") {
+    if crate::envcfg::switch("FZWGPU_CHAIN_ENCODE")? == Some(false) {
         return Ok(None);
     }
     if encode_unfit(b.block_size, lp, max_extent()?).is_some() {
@@ -178,8 +178,8 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
         (1, 1)
     };
     let unit_planes = row_units(lp.nx, 1) * planes;
-    let want = match std::env::var("FZWGPU_CHAIN_WALK").ok().and_then(|v| v.parse::<u32>().ok()).filter(|&w| w > 0) {
-        Some(w) => w,
+    let want = match crate::envcfg::number("FZWGPU_CHAIN_WALK")? {
+        Some(w) => w.min(u32::MAX as u64) as u32,
         None => (unit_planes / WALK_MIN_INVOCATIONS).clamp(1, WALK_MAX as u64) as u32,
     };
     // the largest divisor of the tile extent up to `want` (walks never straddle tiles);
@@ -333,7 +333,7 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 /// takes, unless `FZWGPU_CHAIN_DECODE=off`) or `chain_unpack`.
 pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
     let fits = crate::kernels::chain::max_extent().is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
-    if fits && !std::env::var("FZWGPU_CHAIN_DECODE").is_ok_and(|v| v == "off" || v == "0") {
+    if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) {
         "chain_decode"
     } else {
         "chain_unpack"

@@ -37,7 +37,7 @@ const CHUNK_BLOCK_ALIGN: u64 = 128;
 /// `FZWGPU_ENCODE_GROUPS` overrides it.
 pub const ENCODE_GROUPS: u64 = 4096;
 fn encode_groups() -> u64 {
-    std::env::var("FZWGPU_ENCODE_GROUPS").ok().and_then(|v| v.parse().ok()).unwrap_or(ENCODE_GROUPS)
+    crate::envcfg::number("FZWGPU_ENCODE_GROUPS").ok().flatten().unwrap_or(ENCODE_GROUPS)
 }
 
 /// User-facing settings of the SZx stage.

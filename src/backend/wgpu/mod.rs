@@ -141,6 +141,8 @@ impl WgpuBackend {
     /// Open the adapter chosen by `opts` and the environment (`WGPU_BACKEND` selects the
     /// APIs, `WGPU_ADAPTER_NAME` the adapter).
     pub fn new(opts: &WgpuOptions) -> Result<Self> {
+        crate::envcfg::check()?;
+        let memory_limit_env = crate::envcfg::get("FZWGPU_MEMORY_LIMIT")?.map(|v| crate::types::parse_size(&v)).transpose()?;
         let (instance, backends) = shared_instance();
         let adapters = pollster::block_on(instance.enumerate_adapters(backends));
         let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
@@ -160,7 +162,7 @@ impl WgpuBackend {
         })?;
         let ainfo = adapter.get_info();
         let af = adapter.features();
-        let disable = std::env::var("FZWGPU_DISABLE").unwrap_or_default().to_lowercase();
+        let disable = crate::envcfg::get("FZWGPU_DISABLE")?.unwrap_or_default().to_lowercase();
         let mut wanted_features = wgpu::Features::SHADER_F64 | wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
         if opts.no_f64 || disable.contains("f64") {
             wanted_features.remove(wgpu::Features::SHADER_F64);
@@ -245,9 +247,7 @@ impl WgpuBackend {
             queue_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
             fail_allocs_after: opts.fail_allocs_after,
-            memory_limit: opts
-                .memory_limit
-                .or_else(|| std::env::var("FZWGPU_MEMORY_LIMIT").ok().and_then(|v| crate::types::parse_size(&v).ok())),
+            memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
         })
     }
@@ -974,9 +974,9 @@ pub enum ShaderChecks {
 /// made the kernels 12-21% faster on the H200 but changed float64 `szx_encode` results
 /// there (PERFORMANCE.md), so it is not the default.
 pub fn shader_checks() -> ShaderChecks {
-    match std::env::var("FZWGPU_SHADER_CHECKS").unwrap_or_default().to_lowercase().as_str() {
-        "noloop" => ShaderChecks::NoLoopBounding,
-        "nobounds" => ShaderChecks::NoBoundsChecks,
+    match crate::envcfg::get("FZWGPU_SHADER_CHECKS").ok().flatten().as_deref() {
+        Some("noloop") => ShaderChecks::NoLoopBounding,
+        Some("nobounds") => ShaderChecks::NoBoundsChecks,
         _ => ShaderChecks::Full,
     }
 }

@@ -1,0 +1,176 @@
+//! The `FZWGPU_*` environment variables: one table of every name fzwgpu reads, what
+//! each accepts, and one parser per variable that the reading code calls.
+//!
+//! Every backend calls [`check`] when it is created, so a misspelt name
+//! (`FZWGPU_MEMORYLIMIT`) or value (`FZWGPU_MEMORY_LIMIT=512MB`, `FZWGPU_SCAN=lookbak`)
+//! is a typed configuration error there instead of silently meaning the default. The
+//! readers run after that check; where they cannot return an error they fall back to
+//! the default, which [`check`] has already ruled out as a silent outcome.
+
+use crate::error::{Error, Result};
+
+/// What a variable accepts.
+#[derive(Clone, Copy, Debug)]
+enum Accepts {
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A size such as `512M`, `4G` or a byte count ([`crate::types::parse_size`]).
+    Size,
+    /// A positive integer.
+    Positive,
+    /// A non-negative integer.
+    Index,
+    /// A CUDA architecture such as `sm_90`.
+    Arch,
+    /// A comma-separated subset of these words.
+    Subset(&'static [&'static str]),
+    /// Any value (a path, or a switch that is on when set).
+    Any,
+}
+
+impl Accepts {
+    fn ok(self, v: &str) -> bool {
+        match self {
+            Accepts::Choice(words) => words.contains(&v),
+            Accepts::Size => crate::types::parse_size(v).is_ok(),
+            Accepts::Positive => v.parse::<u64>().is_ok_and(|n| n > 0),
+            Accepts::Index => v.parse::<u64>().is_ok(),
+            Accepts::Arch => v.strip_prefix("sm_").is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_alphanumeric())),
+            Accepts::Subset(words) => v.split(',').map(str::trim).all(|w| w.is_empty() || words.contains(&w.to_lowercase().as_str())),
+            Accepts::Any => true,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Accepts::Choice(words) => words.join(" | "),
+            Accepts::Size => "a size such as 512M or 4G".into(),
+            Accepts::Positive => "a positive integer".into(),
+            Accepts::Index => "a non-negative integer".into(),
+            Accepts::Arch => "a CUDA architecture such as sm_90".into(),
+            Accepts::Subset(words) => format!("a comma-separated list of {}", words.join(", ")),
+            Accepts::Any => "any value".into(),
+        }
+    }
+}
+
+const ON_OFF: &[&str] = &["on", "off", "1", "0"];
+
+/// Every `FZWGPU_*` variable: name, what it accepts, what it does (README.md lists the
+/// user-facing ones).
+const VARS: &[(&str, Accepts, &str)] = &[
+    ("FZWGPU_MEMORY_LIMIT", Accepts::Size, "cap on the device memory of fzwgpu's buffers"),
+    ("FZWGPU_DISABLE", Accepts::Subset(&["f64", "subgroup"]), "adapter features not to use"),
+    ("FZWGPU_SCAN", Accepts::Choice(&["reduce", "lookback"]), "device-wide offset scan"),
+    ("FZWGPU_POOL", Accepts::Choice(ON_OFF), "keep released device buffers for reuse"),
+    ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
+    ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
+    ("FZWGPU_COALESCE", Accepts::Choice(&["1", "0"]), "coalesced kernel variants (diagnostic)"),
+    ("FZWGPU_CHAIN_ENCODE", Accepts::Choice(ON_OFF), "fused chain compression kernels"),
+    ("FZWGPU_CHAIN_DECODE", Accepts::Choice(ON_OFF), "fused chain decompression kernel"),
+    ("FZWGPU_CHAIN_WALK", Accepts::Positive, "rows walked per chain_encode invocation (measurements)"),
+    ("FZWGPU_ENCODE_GROUPS", Accepts::Positive, "szx_encode's workgroup cap (measurements)"),
+    ("FZWGPU_CACHE_DIR", Accepts::Any, "CUDA kernel cache folder"),
+    ("FZWGPU_CUDA_DEVICE", Accepts::Index, "CUDA device ordinal"),
+    ("FZWGPU_CUDA_ARCH", Accepts::Arch, "CUDA architecture for kernel-source --cubin"),
+    ("FZWGPU_CUDA_CHECKS", Accepts::Choice(&["on", "clamp", "off"]), "CUDA bounds checks (diagnostic)"),
+    ("FZWGPU_CUDA_MINBLOCKS", Accepts::Positive, "CUDA launch bounds (measurements)"),
+    // read by the test harness, not the library
+    ("FZWGPU_TEST_BACKEND", Accepts::Choice(&["wgpu", "cuda"]), "tests: device backend under test"),
+    ("FZWGPU_TEST_NATIVE_GPU", Accepts::Any, "tests: also run the native-GPU tests"),
+    ("FZWGPU_DATA_DIR", Accepts::Any, "tests: the real fields' folder"),
+    ("FZWGPU_BIN", Accepts::Any, "tests: the CLI binary"),
+    ("FZWGPU_BLESS", Accepts::Any, "tests: rewrite the golden archives"),
+];
+
+fn entry(name: &str) -> (&'static str, Accepts, &'static str) {
+    *VARS.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in envcfg::VARS"))
+}
+
+/// The value of `name` (one of [`VARS`]) if it is set, or an error naming what it
+/// accepts if the value is not one of those.
+pub(crate) fn get(name: &str) -> Result<Option<String>> {
+    let (n, accepts, _) = entry(name);
+    match std::env::var(n) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(Error::config(format!("{n} is not valid UTF-8"))),
+        Ok(v) if accepts.ok(&v) => Ok(Some(v)),
+        Ok(v) => Err(Error::config(format!("{n}={v:?}: expected {}", accepts.describe()))),
+    }
+}
+
+/// An on/off variable: `Some(true)` for on/1, `Some(false)` for off/0, None if unset.
+pub(crate) fn switch(name: &str) -> Result<Option<bool>> {
+    Ok(get(name)?.map(|v| v == "on" || v == "1"))
+}
+
+/// A numeric variable (positive or index), None if unset.
+pub(crate) fn number(name: &str) -> Result<Option<u64>> {
+    get(name)?.map(|v| v.parse::<u64>().map_err(|_| Error::config(format!("{name}={v:?} is not a number")))).transpose()
+}
+
+/// Checks every `FZWGPU_*` variable of the environment: an unknown name, or a value a
+/// known name does not accept, is `Error::Config`.
+pub fn check() -> Result<()> {
+    for (k, _) in std::env::vars_os() {
+        let Some(k) = k.to_str() else { continue };
+        if !k.starts_with("FZWGPU_") {
+            continue;
+        }
+        match VARS.iter().find(|(n, _, _)| *n == k) {
+            None => {
+                let known: Vec<&str> = VARS.iter().map(|(n, _, _)| *n).collect();
+                return Err(Error::config(format!("unknown environment variable {k} (fzwgpu reads {})", known.join(", "))));
+            }
+            // paths and switches: any value, not necessarily UTF-8
+            Some((_, Accepts::Any, _)) => {}
+            Some(_) => {
+                get(k)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every variable with what it accepts and what it does (for `--help`-style listings).
+pub fn describe() -> Vec<(&'static str, String, &'static str)> {
+    VARS.iter().map(|(n, a, what)| (*n, a.describe(), *what)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_what_each_variable_takes() {
+        assert!(Accepts::Size.ok("512M") && !Accepts::Size.ok("512MB") && !Accepts::Size.ok(""));
+        assert!(Accepts::Positive.ok("4096") && !Accepts::Positive.ok("0") && !Accepts::Positive.ok("-1"));
+        assert!(Accepts::Arch.ok("sm_90") && Accepts::Arch.ok("sm_90a") && !Accepts::Arch.ok("90") && !Accepts::Arch.ok("sm_"));
+        let s = Accepts::Subset(&["f64", "subgroup"]);
+        assert!(s.ok("f64") && s.ok("F64,subgroup") && s.ok("") && !s.ok("f64,fp16"));
+        let c = entry("FZWGPU_SCAN").1;
+        assert!(c.ok("lookback") && !c.ok("lookbak") && !c.ok("LOOKBACK"));
+        assert!(entry("FZWGPU_SHADER_CHECKS").1.ok("noloop"));
+    }
+
+    #[test]
+    fn every_variable_the_crate_reads_is_in_the_table() {
+        // the sources name no FZWGPU_ variable outside the table
+        let srcs = [
+            include_str!("kernels/mod.rs"),
+            include_str!("kernels/scan.rs"),
+            include_str!("kernels/cuda.rs"),
+            include_str!("stages/chain.rs"),
+            include_str!("stages/szx.rs"),
+            include_str!("backend/wgpu/mod.rs"),
+            include_str!("backend/cuda.rs"),
+            include_str!("backend/pool.rs"),
+        ];
+        for src in srcs {
+            for (i, _) in src.match_indices("FZWGPU_") {
+                let name: String = src[i..].chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
+                assert!(VARS.iter().any(|(n, _, _)| *n == name), "{name} is read but not in envcfg::VARS");
+            }
+        }
+    }
+}
