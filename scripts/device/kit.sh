@@ -2,9 +2,10 @@
 # Assemble .device/ (gitignored) for runs on the H200 through the device tool: the CLI
 # and every test binary of this checkout built with --features cuda (stripped; packed
 # with a 192 MiB xz window, so the test binaries' shared code is stored once), the
-# optional CLI of another commit (KIT_B=<rev>, packed as fzwgpu-b), the real fields,
+# optional CLI of another commit or of this tree with a patch applied (KIT_B=<rev> or
+# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b), the real fields,
 # the Vulkan loader set-up from ../shared/device, and the scripts in scripts/device/.
-# Usage (from the project root): bash scripts/device/kit.sh   (about 3 minutes here)
+# Usage (from the project root): bash scripts/device/kit.sh   (3-6 minutes here)
 # Then call the device tool's run with carry [".device"] and e.g.
 #   bash .device/next-r10a.sh 2>&1 | tee $OUT/r10a.log
 # The carry limit is 64 MiB with the working tree (~25 MB): the kit is ~30 MB.
@@ -21,12 +22,22 @@ build() { # output suffix
 }
 build ""
 if [ -n "${KIT_B:-}" ]; then
-  cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$KIT_B"
-  cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
-  git checkout -q "$cur"; cargo build --release --features cuda 2>&1 | tail -1
+  if [ -f "$KIT_B" ]; then
+    # a patch file (scripts/device/patches/): applied to this tree for one build, then
+    # reverted (branches do not survive into a new checkout; patches in the repo do)
+    git apply --check "$KIT_B"
+    git apply "$KIT_B"; trap 'git apply -R "$KIT_B"' EXIT
+    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
+    git apply -R "$KIT_B"; trap - EXIT
+  else
+    cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$KIT_B"
+    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
+    git checkout -q "$cur"
+  fi
+  cargo build --release --features cuda 2>&1 | tail -1
 fi
 strip "$stage"/*
-rm -rf .device && mkdir -p .device
+chmod -R u+w .device 2>/dev/null || true; rm -rf .device && mkdir -p .device
 cp -r ../shared/device/* .device/
 cp scripts/device/*.sh .device/
 (cd "$stage" && tar cf - * | xz -T1 --lzma2=preset=9,dict=192MiB > "$root/.device/kit.tar.xz")

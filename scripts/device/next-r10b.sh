@@ -7,7 +7,8 @@
 #     on / clamp / off; szx, szp_composed, szp_centered on the 1 GiB 2-D field;
 #  2. noloop's kernel and fused-chain twins through Vulkan, and its szx validation
 #     (eval --compare-cpu on every real field, f32 and f64) with main's CLI and with
-#     fzwgpu-b = exp/uniform-loops (build the kit with KIT_B=exp/uniform-loops): its
+#     fzwgpu-b = exp/uniform-loops (build the kit with
+#     KIT_B=scripts/device/patches/uniform-loops.patch): its
 #     raw copy in szx_encode and chain_width's loop have team-uniform trip counts, the
 #     candidate fix for noloop's changed float64 results (ARCHITECTURE.md, "Shader
 #     runtime checks"). If b validates under noloop and main does not, noloop's speed
