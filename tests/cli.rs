@@ -306,6 +306,40 @@ fn bench_prints_a_table_and_appends_json() {
     let (c, _, e) = run(&["bench", "--size", "1M", "--backend", "cpu", "--presets", "szx", "--scan", "bogus"]);
     assert_eq!(c, 1);
     assert!(e.contains("scan 'bogus'"), "{e}");
+    // kernel replays in separate submissions or batched into one: both time the
+    // kernels through the GPU's timestamps and say which they used
+    let rm_out = tmp("bench-replays.jsonl");
+    let _ = std::fs::remove_file(&rm_out);
+    for m in ["separate", "batched"] {
+        let (c, o, e) = run(&[
+            "bench",
+            "--size",
+            "1M",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--backend",
+            "wgpu",
+            "--presets",
+            "szx",
+            "--replays",
+            "3",
+            "--replay-mode",
+            m,
+            "--json",
+            rm_out.to_str().unwrap(),
+        ]);
+        assert_eq!(c, 0, "{e}");
+        assert!(o.contains("kernel replays: 3"), "{o}");
+    }
+    let recs: Vec<serde_json::Value> =
+        std::fs::read_to_string(&rm_out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.iter().map(|r| r["replay_mode"].as_str().unwrap()).collect::<Vec<_>>(), ["separate", "batched"]);
+    assert!(recs.iter().all(|r| r["compress_kernel_gbps"].as_f64().is_some_and(|g| g > 0.0)), "{recs:?}");
+    let (c, _, e) = run(&["bench", "--size", "1M", "--backend", "cpu", "--presets", "szx", "--replay-mode", "bogus"]);
+    assert_eq!(c, 1);
+    assert!(e.contains("replay mode 'bogus'"), "{e}");
     // a real field tiled up to a size (whole copies along the slowest dimension)
     let small = write_field("tile.f32", 4000);
     let (c, o, e) = run(&[

@@ -137,6 +137,11 @@ enum Cmd {
         /// its sustained clocks (0: time the single submissions).
         #[arg(long, default_value_t = 20)]
         replays: u32,
+        /// How the replays run: separate (each its own submission, waited for; the
+        /// median counts) or batched (all in one submission, back to back on the
+        /// device; the mean counts)
+        #[arg(long, default_value = "separate")]
+        replay_mode: String,
         /// Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack chains: off, auto or force
         /// (compare the fused and staged kernels; the archives are the same).
         #[arg(long, default_value = "auto")]
@@ -558,11 +563,16 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
-        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, fusion, scan, json, dev } => {
+        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, replay_mode, fusion, scan, json, dev } => {
             if let Some(s) = scan {
                 fzwgpu::kernels::scan::set_scan_mode(s.parse()?);
             }
-            bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, replays, &fusion, json, &dev)
+            let batched = match replay_mode.as_str() {
+                "separate" => false,
+                "batched" => true,
+                other => return Err(Error::Config(format!("replay mode '{other}' (separate or batched)"))),
+            };
+            bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, (replays, batched), &fusion, json, &dev)
         }
         Cmd::KernelSource { name, f64, no_subgroups, cuda, cubin } => {
             use fzwgpu::kernels::{self, Kernel, Variant};
@@ -832,7 +842,7 @@ fn bench(
     mode: &str,
     warmup: usize,
     reps: usize,
-    replays: u32,
+    (replays, batched): (u32, bool),
     fusion: &str,
     json: Option<PathBuf>,
     dev: &DevArgs,
@@ -888,7 +898,7 @@ fn bench(
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
     // busy at its sustained clocks; end-to-end times from host-to-host runs
-    let timing = RunOptions { timing_replays: replays, ..opts.clone() };
+    let timing = RunOptions { timing_replays: replays, timing_batched: batched, ..opts.clone() };
     let resident = fzwgpu::DeviceField::upload(be.as_ref(), &field)?;
     let (up_s, down_s) = copy_seconds(be.as_ref(), &field.bytes, reps.max(1))?;
     println!(
@@ -898,7 +908,11 @@ fn bench(
         n,
         reps.max(1)
     );
-    println!("offset scan: {} (--scan)", fzwgpu::kernels::scan::scan_mode().name());
+    println!(
+        "offset scan: {} (--scan); kernel replays: {replays} {} (--replays, --replay-mode)",
+        fzwgpu::kernels::scan::scan_mode().name(),
+        if batched { "batched in one submission, mean" } else { "separate submissions, median" }
+    );
     println!(
         "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>8}",
         "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "max err", "ok"
@@ -912,6 +926,7 @@ fn bench(
             p.override_bound(bound)?;
             p.options.fusion = fusion;
             p.options.timing_replays = replays;
+            p.options.timing_batched = batched;
             for _ in 0..warmup {
                 let c = p.compress_device(&resident)?;
                 fzwgpu::decompress_device(be.as_ref(), &c.bytes, &timing)?;
@@ -993,6 +1008,7 @@ fn bench(
                     "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
                     "version": env!("CARGO_PKG_VERSION"),
                     "replays": replays,
+                    "replay_mode": if batched { "batched" } else { "separate" },
                     "fusion": format!("{fusion:?}").to_lowercase(),
                     "scan": fzwgpu::kernels::scan::scan_mode().name(),
                     "warmup": warmup,
@@ -1015,7 +1031,7 @@ fn bench(
         }
     }
     println!(
-        "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps, median of back-to-back replays; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
+        "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps over back-to-back replays, see 'kernel replays' above; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
     );
     if !failed.is_empty() {
         return Err(Error::Pipeline(format!("{} of {} presets failed: {}", failed.len(), names.len(), failed.join("; "))));

@@ -512,6 +512,7 @@ impl Pipeline {
         let consumers = self.consumers();
         let mut r = Recorder::new(be);
         r.replays = opts.timing_replays;
+        r.replays_batched = opts.timing_batched;
         let mut t_upload = 0.0;
         let external = match input {
             Input::Host(f) => {
@@ -922,6 +923,7 @@ fn decompress_to<'b>(
     }
     let mut r = Recorder::new(be);
     r.replays = opts.timing_replays;
+    r.replays_batched = opts.timing_batched;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
     // one host copy of the archive (several threads), shared by the stages that read

@@ -186,6 +186,11 @@ pub struct RunOptions {
     /// Lorenzo) leave their device buffers scrambled, which only resident decompression
     /// (`decompress_device`) exposes. 0 (the default) for normal use.
     pub timing_replays: u32,
+    /// Benchmarking: put the `timing_replays` replays into one submission, back to back
+    /// on the device with no host round trip between them, and report their mean (the
+    /// span / replays). False (the default): each replay is its own submission, waited
+    /// for, and the median counts.
+    pub timing_batched: bool,
 }
 
 /// A compression stage.
