@@ -1301,7 +1301,7 @@ fn main() {
 #[cfg(feature = "cuda")]
 fn write_cubin(k: fzwgpu::kernels::Kernel, c: &fzwgpu::kernels::cuda::CudaKernel, path: &Path) -> Result<()> {
     let image = fzwgpu::backend::cuda::compile_source(k, c, &fzwgpu::backend::cuda::arch_from_env())?;
-    std::fs::write(path, image).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+    write_atomic(path, &image)
 }
 
 #[cfg(not(feature = "cuda"))]
