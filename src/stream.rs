@@ -257,7 +257,10 @@ fn decode_header(b: &[u8]) -> Result<StreamHeader> {
     let chunk_values = u64_at(b, 32);
     let abs_bound = f64::from_le_bytes(b[40..48].try_into().unwrap_or([0; 8]));
     let (unit, _) = slab(dims);
-    if chunk_values == 0 || !chunk_values.is_multiple_of(unit) || !(abs_bound >= 0.0) {
+    // `!(x >= 0.0)`: a NaN bound is refused too
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    let bad_bound = !(abs_bound >= 0.0);
+    if chunk_values == 0 || !chunk_values.is_multiple_of(unit) || bad_bound {
         return Err(Error::corrupt("FZMS chunk size or bound"));
     }
     Ok(StreamHeader { dtype, dims, chunk_values, abs_bound })

@@ -225,7 +225,7 @@ fn store_cached(path: &std::path::Path, image: &[u8]) {
     file.extend_from_slice(&(image.len() as u64).to_le_bytes());
     file.extend_from_slice(&crc32fast::hash(image).to_le_bytes());
     if std::fs::write(&tmp, &file).is_ok() {
-        let _ = std::fs::rename(&tmp, &path);
+        let _ = std::fs::rename(&tmp, path);
     }
 }
 

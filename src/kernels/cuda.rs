@@ -1156,7 +1156,7 @@ mod tests {
         for f64 in [false, true] {
             let v = Variant { f64, subgroup: true, coalesce: false };
             let src = kernels::shader_file(Kernel::SzxUnpack.file()).unwrap();
-            assert_eq!(self_guarded(&src), ["out", "payload_u", "payload_f"]);
+            assert_eq!(self_guarded(src), ["out", "payload_u", "payload_f"]);
             let c = cuda_kernel(Kernel::SzxUnpack, v, CudaOptions::default()).unwrap();
             // storage bindings in order: block_meta 0, offsets 1, payload_u 2, payload_f 3, out 4
             for k in [0, 1] {

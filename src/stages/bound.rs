@@ -97,7 +97,7 @@ impl Resolved {
             let t = f32::from_bits(eb_t_bits as u32);
             eb_t_bits <= u32::MAX as u64 && t.is_finite() && t >= 0.0 && (exact || (f32::TINY..=f32::BIG).contains(&t))
         };
-        if !ok || !(requested.is_finite() && requested > 0.0) {
+        if !ok || !requested.is_finite() || requested <= 0.0 {
             return Err(Error::corrupt(format!("{what} bound fields")));
         }
         let (lo, hi) = (f64::from_bits(u64_at(64)), f64::from_bits(u64_at(72)));

@@ -342,6 +342,7 @@ pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
 
 /// Record the fused inverse: [packed (archived), means (if centering), outliers] in,
 /// the field out.
+#[allow(clippy::too_many_arguments)] // the three fused stages, their ports and the run's state
 pub fn record_inverse(
     q: &mut QuantizerStage,
     l: &mut LorenzoStage,

@@ -132,6 +132,7 @@ pub fn passes(w: Wavelet, dims: Dims, inverse: bool) -> Result<Vec<(WaveletParam
     let mut axes = Vec::new();
     for s in 0..steps {
         let e = extents(s);
+        #[allow(clippy::needless_range_loop)] // `a` is the axis number pushed below
         for a in 0..3 {
             if s < lv[a] {
                 axes.push((a, e));

@@ -114,6 +114,7 @@ pub fn check_bound_f64(orig: &[f64], orig_bits: &[u64], recon: &[f64], recon_bit
             continue;
         }
         let e = (orig[i] - recon[i]).abs();
+        #[allow(clippy::neg_cmp_op_on_partial_ord)] // a NaN error counts as a violation
         if !(e <= eb) {
             bad += 1;
         }

@@ -2,6 +2,11 @@
 //! twin (same name, same binding order as the WGSL), multi-threaded with rayon. It is
 //! the reference for the GPU tests and the backend when no GPU is present.
 
+// The twins say what their kernels say: comparisons written `!(a < b)` so that NaN takes
+// the same branch as in the WGSL, and loops over an index where the kernel has one
+// invocation per index.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop, clippy::manual_find)]
+
 pub mod bitpack;
 pub mod chain;
 pub mod lorenzo;
