@@ -14,6 +14,14 @@ if [ -z "${FZWGPU_TEST_NATIVE_GPU:-}" ]; then
   export VK_DRIVER_FILES="$icd"
 fi
 cargo build --release --all-targets
+# lints: clippy with warnings as errors where the toolchain has it (rustup's minimal
+# profile does not; `rustup component add clippy`)
+if cargo clippy --version >/dev/null 2>&1; then
+  echo "== clippy"
+  cargo clippy --release --all-targets -- -D warnings
+else
+  echo "== clippy is not installed: lints not run"
+fi
 echo "== GPU adapter used by the tests"
 target/release/fzwgpu adapters
 cargo test --release --all-targets "$@"
