@@ -155,14 +155,15 @@ mod tests {
 
     #[test]
     fn every_variable_the_crate_reads_is_in_the_table() {
-        // no source file under src/, tests/ or benches/ names a FZWGPU_ variable the table lacks (this
-        // file's own examples of misspelt names aside)
+        // no source file under src/, tests/ or benches/ names a FZWGPU_ variable the
+        // table lacks, but for the misspelling this file and the cli test use on purpose
+        const MISSPELT: &[&str] = &["FZWGPU_MEMORYLIMIT"];
         fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
             for e in std::fs::read_dir(dir).unwrap().flatten() {
                 let p = e.path();
                 if p.is_dir() {
                     walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "rs" || x == "cuh") && !p.ends_with("envcfg.rs") {
+                } else if p.extension().is_some_and(|x| x == "rs" || x == "cuh") {
                     out.push(p);
                 }
             }
@@ -178,7 +179,7 @@ mod tests {
             for (i, _) in src.match_indices("FZWGPU_") {
                 let name: String = src[i..].chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
                 // "FZWGPU_*" in prose names the family
-                if name == "FZWGPU_" {
+                if name == "FZWGPU_" || MISSPELT.contains(&name.as_str()) {
                     continue;
                 }
                 assert!(VARS.iter().any(|(n, _, _)| *n == name), "{}: {name} is not in envcfg::VARS", f.display());
