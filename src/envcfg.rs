@@ -169,7 +169,11 @@ mod tests {
             }
         }
         let mut files = Vec::new();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        // the checkout this test was built in, else (a test binary carried to another
+        // machine, run from a copy of the checkout) the current folder
+        let built = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = if built.join("src/envcfg.rs").exists() { built } else { std::env::current_dir().unwrap() };
+        assert!(root.join("src/envcfg.rs").exists(), "no checkout at {} or here", env!("CARGO_MANIFEST_DIR"));
         for d in ["src", "tests", "benches"] {
             walk(&root.join(d), &mut files);
         }
