@@ -34,7 +34,6 @@ if [ -n "${KIT_B:-}" ]; then
     cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
     git checkout -q "$cur"
   fi
-  cargo build --release --features cuda 2>&1 | tail -1
 fi
 strip "$stage"/*
 chmod -R u+w .device 2>/dev/null || true; rm -rf .device && mkdir -p .device

@@ -62,11 +62,14 @@ fn szx_compact(@builtin(local_invocation_index) lid: u32,
             }
             block_meta[b >> 1u] = m;
         }
-        if (b + 1u == P.nblocks) {
-            totals[P.chunk] = off + block_cost(inf, len);
-        }
+        // the group's last block ends its run of words (and, last in the chunk, the
+        // chunk's payload)
         if (lid + 1u == nb) {
-            s_end = off + block_cost(inf, len);
+            let end = off + block_cost(inf, len);
+            s_end = end;
+            if (b + 1u == P.nblocks) {
+                totals[P.chunk] = end;
+            }
         }
     }
     set_group_offset(lid, nb, off);
