@@ -137,10 +137,11 @@ enum Cmd {
         /// its sustained clocks (0: time the single submissions).
         #[arg(long, default_value_t = 20)]
         replays: u32,
-        /// How the replays run: separate (each its own submission, waited for; the
-        /// median counts) or batched (all in one submission, back to back on the
-        /// device; the mean counts)
-        #[arg(long, default_value = "separate")]
+        /// How the replays run: batched (all in one submission, back to back on the
+        /// device; the mean counts) or separate (each its own submission, waited for;
+        /// the median counts; the device may lower its clocks while the host records
+        /// the next one)
+        #[arg(long, default_value = "batched")]
         replay_mode: String,
         /// Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack chains: off, auto or force
         /// (compare the fused and staged kernels; the archives are the same).
