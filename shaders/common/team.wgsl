@@ -12,11 +12,17 @@ fn team_min(lane: u32, v: u32) -> u32 {
 fn team_max(lane: u32, v: u32) -> u32 {
     return subgroupMax(v);
 }
-fn team_or(lane: u32, v: u32) -> u32 {
-    return subgroupOr(v);
+// Predicates go through subgroupMin / subgroupMax of 0 / 1, not subgroupAnd / Or: on
+// the H200 (NVIDIA 580, Vulkan) subgroupAnd in szx_encode returned all ones while 20 of
+// the 32 active lanes held 0, in builds without naga's loop counters
+// (FZWGPU_SHADER_CHECKS=noloop) and in some with hand-written counters
+// (docs/results/h200-r10d-*.log); min and max gave the right results in the same
+// kernels.
+fn team_all(lane: u32, p: bool) -> bool {
+    return subgroupMin(select(0u, 1u, p)) != 0u;
 }
-fn team_and(lane: u32, v: u32) -> u32 {
-    return subgroupAnd(v);
+fn team_any(lane: u32, p: bool) -> bool {
+    return subgroupMax(select(0u, 1u, p)) != 0u;
 }
 #else
 var<workgroup> s_team: array<u32, WG>;
@@ -27,15 +33,7 @@ fn team_reduce(lane: u32, v: u32, op: u32) -> u32 {
         if (lane < off) {
             let a = s_team[lane];
             let b = s_team[lane + off];
-            var r = a & b;
-            if (op == 0u) {
-                r = min(a, b);
-            } else if (op == 1u) {
-                r = max(a, b);
-            } else if (op == 2u) {
-                r = a | b;
-            }
-            s_team[lane] = r;
+            s_team[lane] = select(max(a, b), min(a, b), op == 0u);
         }
         workgroupBarrier();
     }
@@ -49,11 +47,11 @@ fn team_min(lane: u32, v: u32) -> u32 {
 fn team_max(lane: u32, v: u32) -> u32 {
     return team_reduce(lane, v, 1u);
 }
-fn team_or(lane: u32, v: u32) -> u32 {
-    return team_reduce(lane, v, 2u);
+fn team_all(lane: u32, p: bool) -> bool {
+    return team_reduce(lane, select(0u, 1u, p), 0u) != 0u;
 }
-fn team_and(lane: u32, v: u32) -> u32 {
-    return team_reduce(lane, v, 3u);
+fn team_any(lane: u32, p: bool) -> bool {
+    return team_reduce(lane, select(0u, 1u, p), 1u) != 0u;
 }
 #endif
 

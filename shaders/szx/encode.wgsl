@@ -452,7 +452,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
         let i0 = start + k * step_u + UNIT * lane;
         fold_unit(&mm, load_unit(i0, end), i0);
     }
-    let any_special = team_or(lane, mm.special);
+    let any_special = team_any(lane, mm.special != 0u);
     let kmin = team_min_key(lane, mm.kmn);
     let kmax = team_max_key(lane, mm.kmx);
 #ifdef F64
@@ -474,8 +474,8 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     // (a block of one sign whose smallest magnitude is >= T has no small magnitude;
     // a block that straddles zero takes the flushing path)
     let tsmall = noflush_min();
-    let noflush = F32_PATH && any_special == 0u && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
-    if (any_special == 0u) {
+    let noflush = F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
+    if (!any_special) {
         if (P.exact == 1u) {
             if (key_eq(kmin, kmax)) {
                 typ = BT_CONST;
@@ -509,7 +509,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
                 for (var k = 1u; k < units; k++) {
                     cok = cok && unit_const_ok(load_unit(start + k * step_u + UNIT * lane, end), mid);
                 }
-                cok = team_and(lane, select(0u, 1u, cok)) != 0u;
+                cok = team_all(lane, cok);
             }
             // a constant block skips the codes and the second team reduction
             var flags = 1u;
@@ -529,7 +529,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
                         qok = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), mn, qlim).ok;
                     }
                 }
-                flags = team_and(lane, select(0u, 2u, qok));
+                flags = select(0u, 2u, team_all(lane, qok));
             }
             var rq = mn;
             var quant_ok = (flags & 2u) != 0u;
@@ -555,7 +555,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
                         ok2 = unit_codes(load_unit(start + k * step_u + UNIT * lane, end), r2, qlim2).ok;
                     }
                 }
-                if (team_and(lane, select(0u, 2u, ok2)) != 0u) {
+                if (team_all(lane, ok2)) {
                     quant_ok = true;
                     rq = r2;
                     w = w2;
