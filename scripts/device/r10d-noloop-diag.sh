@@ -1,3 +1,12 @@
+#!/bin/bash
+# Round 10, call 4 (run 2026-12-03; logs docs/results/h200-r10d-*): the noloop
+# diagnostic. Needs .device/kdiag.tar.xz, built by hand: the `kernels` test binary
+# (--features cuda, stripped) of this tree with patches/noloop-diag.patch applied
+# (kdiag-base), and three more with hand-written loop counters added to
+# shaders/szx/encode.wgsl on top (kdiag-all: every loop; kdiag-outer: the block walk;
+# kdiag-inner: the rest): before each `for (...) {` / `while (...) {` line a
+# `var lgN = ~P.nblocks;`, and as the loop's first statements
+# `if (lgN == 0u) { break; } lgN -= 1u;`. Tarred with xz (dict 192MiB).
 source .device/setup.sh
 tar xJf .device/kdiag.tar.xz -C /tmp/ct
 for v in base all outer inner; do for m in noloop full; do
