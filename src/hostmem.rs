@@ -54,6 +54,40 @@ pub fn crc32(b: &[u8]) -> u32 {
         .map_or(0, |h| h.finalize())
 }
 
+/// How many bytes of `b` are zero: eight at a time (a word's nonzero bytes marked by
+/// carry-free arithmetic and counted), pieces on several threads when large. (The
+/// plain `filter().count()` over the AdaptiveBitpack widths of a 1 GiB field took ~3 ms,
+/// which is 6% of an end-to-end compression on the H200.)
+pub fn count_zero_bytes(b: &[u8]) -> u64 {
+    fn seq(b: &[u8]) -> u64 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const LANES16: u64 = 0x00ff_00ff_00ff_00ff;
+        let mut zeros = 0u64;
+        // per-byte sums of 0/1 flags stay below 256 over 255 words
+        for big in b.chunks(255 * 8) {
+            let mut words = big.chunks_exact(8);
+            let mut acc = 0u64;
+            for w in &mut words {
+                let x = u64::from_le_bytes(w.try_into().expect("chunks of 8"));
+                // per byte: its low 7 bits plus 0x7f reach the high bit when any is set
+                // (at most 0xfe: nothing carries into the next byte), or-ed with its own
+                // high bit, moved down to a 0/1 flag
+                acc += ((((x & LOW7) + LOW7) | x) & !LOW7) >> 7;
+            }
+            // the eight byte sums added pairwise into four 16-bit lanes, then into the top
+            let pairs = (acc & LANES16) + ((acc >> 8) & LANES16);
+            let nonzero = pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48;
+            let tail = words.remainder();
+            zeros += (big.len() - tail.len()) as u64 - nonzero + tail.iter().filter(|&&v| v == 0).count() as u64;
+        }
+        zeros
+    }
+    if b.len() < 4 * PIECE {
+        return seq(b);
+    }
+    b.par_chunks(PIECE).map(seq).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +103,30 @@ mod tests {
             par_copy(&mut dst, &src);
             assert_eq!(dst, src);
         }
+    }
+
+    #[test]
+    fn zero_bytes_are_counted_as_one_by_one() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for n in [0usize, 1, 7, 8, 9, 63, 1000, 4 * PIECE - 3, 4 * PIECE, 9 * PIECE + 13] {
+            // every byte value, runs of zeros, and offsets that are not a multiple of 8
+            let v: Vec<u8> = (0..n)
+                .map(|i| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    if (i / 64) % 3 == 0 || s.is_multiple_of(4) {
+                        0
+                    } else {
+                        (s >> 24) as u8
+                    }
+                })
+                .collect();
+            for off in [0usize, 1, 5] {
+                let b = &v[off.min(n)..];
+                assert_eq!(count_zero_bytes(b), b.iter().filter(|&&x| x == 0).count() as u64, "{n} bytes from {off}");
+            }
+        }
+        assert_eq!(count_zero_bytes(&[0x80, 0x01, 0x00, 0xff, 0x7f, 0x00, 0x00, 0x80, 0x00]), 4);
     }
 }

@@ -80,8 +80,11 @@ pub struct RunReport {
     /// Where the wall time went, in seconds: "upload" (host to device), "device"
     /// (submissions, including the waits and the small readbacks that come with
     /// them), "download" (device to host), "host" (archive parsing or assembly; on
-    /// compress also split out: "host.coding" (host coders such as SPECK),
-    /// "host.archive" (writing the FZM bytes with their CRCs); on decompress
+    /// compress also split out: "host.setup" (configuring the stages for the field,
+    /// before the upload), "host.record" (recording the stages' commands, outside the
+    /// submissions and buffer creation), "host.finish" (the stages' statistics from
+    /// their archived outputs, and the archive's entries), "host.coding" (host coders
+    /// such as SPECK), "host.archive" (writing the FZM bytes with their CRCs); on decompress
     /// "host.parse" (reading and checking the archive); both: "host.alloc" (buffer
     /// creation or pool reuse), "host.release" (returning buffers)).
     pub phases: Vec<(String, f64)>,
@@ -513,6 +516,7 @@ impl Pipeline {
         let mut r = Recorder::new(be);
         r.replays = opts.timing_replays;
         r.replays_batched = opts.timing_batched;
+        let t_setup = t0.elapsed().as_secs_f64();
         let mut t_upload = 0.0;
         let external = match input {
             Input::Host(f) => {
@@ -531,6 +535,9 @@ impl Pipeline {
             }
             Input::Device(f) => f.port(),
         };
+        // recording: wall time from here to the last submission, less the submissions
+        // and buffer creation in it
+        let (t_rec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
         if self.nodes.iter().any(|n| n.stage.wants_field_range()) {
             // NOA/REL bounds are relative to the raw field, whatever a stage's input is
             let (slice, len) = external.device("field")?;
@@ -625,6 +632,7 @@ impl Pipeline {
             }
             values[i] = outs;
         }
+        let t_record = (t_rec.elapsed().as_secs_f64() - (r.submit_seconds - sub0) - (r.alloc_seconds - alloc0)).max(0.0);
         r.submit()?;
         // resolve the archived (unconsumed) outputs: one batch of reads
         let mut wanted: Vec<(usize, usize)> = Vec::new();
@@ -725,6 +733,7 @@ impl Pipeline {
             }
         }
         let t_coding = tc.elapsed().as_secs_f64();
+        let tf = Instant::now();
         // the bytes of archived output k, wherever they are
         let archived = |k: usize| -> &[u8] {
             match &placed {
@@ -812,6 +821,7 @@ impl Pipeline {
         if bufs.len() != wanted.len() {
             return Err(Error::Pipeline(format!("{} archived outputs, {} buffer entries", wanted.len(), bufs.len())));
         }
+        let t_finish = tf.elapsed().as_secs_f64();
         let tw = Instant::now();
         let bytes = match placed {
             Some((lay, mut archive)) => {
@@ -832,6 +842,9 @@ impl Pipeline {
             ("device".into(), t_device),
             ("download".into(), t_download),
             ("host".into(), host),
+            ("host.setup".into(), t_setup),
+            ("host.record".into(), t_record),
+            ("host.finish".into(), t_finish),
             ("host.coding".into(), t_coding),
             ("host.archive".into(), t_archive),
             ("host.alloc".into(), t_alloc),

@@ -244,7 +244,7 @@ impl Stage for BitpackStage {
     fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {
         if let (Some(Some(bytes)), Some(n)) = (outputs.first(), self.n) {
             let nb = n.div_ceil(self.block_size as u64);
-            self.zero_blocks = Some(bytes.iter().take(nb as usize).filter(|&&w| w == 0).count() as u64);
+            self.zero_blocks = Some(crate::hostmem::count_zero_bytes(&bytes[..(nb as usize).min(bytes.len())]));
         }
         Ok(())
     }
