@@ -1,5 +1,5 @@
 #!/bin/bash
-# Round 10, call 4 (run 2026-12-03; logs docs/results/h200-r10d-*): the noloop
+# Round 10, call 4 (run 2026-12-03 at 7a00b54; logs docs/results/h200-r10d-*): the noloop
 # diagnostic. Needs .device/kdiag.tar.xz, built by hand: the `kernels` test binary
 # (--features cuda, stripped) of this tree with patches/noloop-diag.patch applied
 # (kdiag-base), and three more with hand-written loop counters added to
