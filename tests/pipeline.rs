@@ -176,3 +176,32 @@ fn float64_falls_back_to_cpu_without_shader_f64() {
     let c2 = Pipeline::from_preset("szx").unwrap().compress(cpu().as_ref(), &f32f).unwrap();
     assert!(c.bytes == c2.bytes);
 }
+
+/// The report's wall-time split: every phase once, finite and not negative; the host
+/// sub-phases that cannot overlap the upload, the submissions or the download fit in
+/// the host time; the four main phases make up the wall time.
+#[test]
+fn phases_split_the_wall_time() {
+    let v: Vec<f32> = (0..300_000).map(|i| (i as f32 * 1e-3).sin()).collect();
+    let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
+    for (name, be) in backends() {
+        for preset in ["szx", "szp_centered"] {
+            let mut p = Pipeline::from_preset(preset).unwrap();
+            let c = p.compress(be.as_ref(), &f).unwrap();
+            let get = |k: &str| {
+                let hits: Vec<f64> = c.report.phases.iter().filter(|(n, _)| n == k).map(|(_, s)| *s).collect();
+                assert_eq!(hits.len(), 1, "{name} {preset}: phase {k} once");
+                assert!(hits[0].is_finite() && hits[0] >= 0.0, "{name} {preset}: phase {k} = {}", hits[0]);
+                hits[0]
+            };
+            let main = ["upload", "device", "download", "host"].map(get).iter().sum::<f64>();
+            let wall = c.report.wall_seconds;
+            assert!((main - wall).abs() <= 1e-6 + 1e-9 * wall.max(1.0), "{name} {preset}: phases {main} s, wall {wall} s");
+            let subs =
+                ["host.setup", "host.record", "host.finish", "host.coding", "host.archive", "host.release"].map(get).iter().sum::<f64>();
+            assert!(subs <= get("host") + 1e-6, "{name} {preset}: host sub-phases {subs} s, host {} s", get("host"));
+            get("host.alloc");
+            assert_eq!(c.report.phases.len(), 11, "{name} {preset}: {:?}", c.report.phases);
+        }
+    }
+}
