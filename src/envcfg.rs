@@ -78,7 +78,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     // read by the test harness, not the library
     ("FZWGPU_TEST_BACKEND", Accepts::Choice(&["wgpu", "cuda"]), "tests: device backend under test"),
     ("FZWGPU_TEST_NATIVE_GPU", Accepts::Any, "tests: also run the native-GPU tests"),
-    ("FZWGPU_DATA_DIR", Accepts::Any, "tests: the real fields' folder"),
+    ("FZWGPU_DATA_DIR", Accepts::Any, "tests and `bench`'s tiled field: the real fields' folder"),
     ("FZWGPU_BIN", Accepts::Any, "tests: the CLI binary"),
     ("FZWGPU_BLESS", Accepts::Any, "tests: rewrite the golden archives"),
 ];
@@ -89,7 +89,7 @@ fn entry(name: &str) -> (&'static str, Accepts, &'static str) {
 
 /// The value of `name` (one of [`VARS`]) if it is set, or an error naming what it
 /// accepts if the value is not one of those.
-pub(crate) fn get(name: &str) -> Result<Option<String>> {
+pub fn get(name: &str) -> Result<Option<String>> {
     let (n, accepts, _) = entry(name);
     match std::env::var(n) {
         Err(std::env::VarError::NotPresent) => Ok(None),

@@ -254,7 +254,7 @@ fn demo_runs_without_input() {
 /// `fzwgpu bench` on the cpu backend, a generated 1 MiB field, one repetition and no
 /// warm-up, plus `extra`.
 fn bench_cpu(extra: &[&str]) -> (i32, String, String) {
-    let mut args = vec!["bench", "--size", "1M", "--reps", "1", "--warmup", "0", "--backend", "cpu"];
+    let mut args = vec!["bench", "--size", "1M", "--reps", "1", "--warmup", "0", "--backend", "cpu", "--fields", "smooth"];
     args.extend_from_slice(extra);
     run(&args)
 }
@@ -321,6 +321,8 @@ fn bench_prints_a_table_and_appends_json() {
             "0",
             "--backend",
             "wgpu",
+            "--fields",
+            "smooth",
             "--presets",
             "szx",
             "--replays",
@@ -430,4 +432,38 @@ fn kernel_source_prints_wgsl_and_cuda_and_refuses_bad_requests() {
         assert!(e.contains("--features cuda"), "{e}");
         assert!(!cubin.exists());
     }
+}
+
+/// By default `bench` runs the generated smooth field and CESM TS tiled to --size (one
+/// record each, told apart by "source"); without the real field's file it says so and
+/// runs the smooth one; `--fields tiled` without it, or an unknown field, is an error.
+#[test]
+fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
+    let data = common::data_dir();
+    let out = tmp("bench-fields.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let base = ["bench", "--size", "3M", "--reps", "1", "--warmup", "0", "--backend", "cpu", "--presets", "szx"];
+    let mut args = base.to_vec();
+    args.extend(["--data-dir", data.to_str().unwrap(), "--json", out.to_str().unwrap()]);
+    let (c, o, e) = run(&args);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("generated smooth") && o.contains("cesm_camfv_TS_10x192x288.f32 tiled x1"), "{o}");
+    let recs: Vec<serde_json::Value> = std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.len(), 2, "one record per field");
+    assert!(recs[0]["source"].as_str().unwrap().starts_with("generated smooth"));
+    assert_eq!(recs[1]["dims"], "288x192x10");
+    let missing = tmp("no-such-data-dir");
+    let mut args = base.to_vec();
+    args.extend(["--data-dir", missing.to_str().unwrap()]);
+    let (c, o, e) = run(&args);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("the tiled real field is skipped") && o.contains("generated smooth"), "{o}");
+    let mut args = base.to_vec();
+    args.extend(["--data-dir", missing.to_str().unwrap(), "--fields", "tiled"]);
+    let (c, _, e) = run(&args);
+    assert!(c == 1 && e.contains("not found"), "{c} {e}");
+    let mut args = base.to_vec();
+    args.extend(["--fields", "smooth,bogus"]);
+    let (c, _, e) = run(&args);
+    assert!(c == 1 && e.contains("bogus"), "{c} {e}");
 }

@@ -12,7 +12,7 @@ ab() { # label binary backend field
   timeout 60 $2 bench --backend $3 $4 --reps 3 --presets szp_composed,szp_centered --json $OUT/r11a-$1-$3.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $3 $4" '{print t, $1, "compress", $3, "decompress", $6}'
 }
 for r in 1 2; do for be in cuda wgpu; do
-  ab main /tmp/ct/fzwgpu $be "--size 1G"; ab guards /tmp/ct/fzwgpu-b $be "--size 1G"
+  ab main /tmp/ct/fzwgpu $be "--size 1G --fields smooth"; ab guards /tmp/ct/fzwgpu-b $be "--size 1G --fields smooth"
 done; done
 for be in cuda wgpu; do ab main /tmp/ct/fzwgpu $be "--dims 268435456"; ab guards /tmp/ct/fzwgpu-b $be "--dims 268435456"; done
 for be in cuda wgpu; do left 470 || break

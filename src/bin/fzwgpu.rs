@@ -120,6 +120,15 @@ enum Cmd {
         /// Size of the generated field (e.g. 64M, 1G), when no --input is given.
         #[arg(long, default_value = "1G")]
         size: String,
+        /// Without --input or --dims: the fields to run, `smooth` (generated), `tiled`
+        /// (CESM TS tiled to --size, as in the cuSZp reference runs; from --data-dir) or
+        /// both. By default both, the tiled one only where its file is found.
+        #[arg(long, value_delimiter = ',')]
+        fields: Option<Vec<String>>,
+        /// Folder of the real fields for `--fields tiled` (default FZWGPU_DATA_DIR, else
+        /// ../shared/data where it exists).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
         /// Comma-separated presets (default: every built-in preset).
         #[arg(long)]
         presets: Option<String>,
@@ -133,8 +142,8 @@ enum Cmd {
         #[arg(long, default_value_t = 5)]
         reps: usize,
         /// Kernel timing: every resident submission is replayed this many times back
-        /// to back (no readbacks) and the median replay counts, so the device runs at
-        /// its sustained clocks (0: time the single submissions).
+        /// to back (no readbacks), so the device runs at its sustained clocks; see
+        /// --replay-mode for which figure counts (0: time the single submissions).
         #[arg(long, default_value_t = 20)]
         replays: u32,
         /// How the replays run: batched (all in one submission, back to back on the
@@ -564,7 +573,26 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Demo { dims, json } => demo(&dims, json),
         Cmd::Report { inputs, out } => report(&inputs, out.as_deref()),
-        Cmd::Bench { input, dims, dtype, tile, size, presets, eb, mode, warmup, reps, replays, replay_mode, fusion, scan, json, dev } => {
+        Cmd::Bench {
+            input,
+            dims,
+            dtype,
+            tile,
+            size,
+            fields,
+            data_dir,
+            presets,
+            eb,
+            mode,
+            warmup,
+            reps,
+            replays,
+            replay_mode,
+            fusion,
+            scan,
+            json,
+            dev,
+        } => {
             if let Some(s) = scan {
                 fzwgpu::kernels::scan::set_scan_mode(s.parse()?);
             }
@@ -573,7 +601,8 @@ fn run(cli: Cli) -> Result<()> {
                 "batched" => true,
                 other => return Err(Error::Config(format!("replay mode '{other}' (separate or batched)"))),
             };
-            bench(input, dims, &dtype, tile, &size, presets, eb, &mode, warmup, reps, (replays, batched), &fusion, json, &dev)
+            let fields = bench_fields(input, dims, &dtype, tile, &size, fields, data_dir)?;
+            bench(fields, presets, eb, &mode, warmup, reps, (replays, batched), &fusion, json, &dev)
         }
         Cmd::KernelSource { name, f64, no_subgroups, cuda, cubin } => {
             use fzwgpu::kernels::{self, Kernel, Variant};
@@ -832,12 +861,93 @@ fn report(inputs: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn bench(
+/// The real field the default bench tiles (the cuSZp reference's), and its dims.
+const TILED_FIELD: (&str, &str) = ("cesm_camfv_TS_10x192x288.f32", "288x192x10");
+
+/// `f` repeated along its slowest dimension: whole copies up to `size` bytes.
+fn tiled(f: Field, size: &str, what: &str) -> Result<(Field, String)> {
+    let copies = (fzwgpu::types::parse_size(size)? / f.bytes.len() as u64).max(1);
+    let dims = match (f.dims.y, f.dims.z) {
+        (_, z) if z > 1 => Dims::new(f.dims.x, f.dims.y, z * copies)?,
+        (y, _) if y > 1 => Dims::new(f.dims.x, y * copies, 1)?,
+        _ => Dims::d1(f.dims.x * copies)?,
+    };
+    let bytes = f.bytes.repeat(copies as usize);
+    Ok((Field::new(f.dtype, dims, bytes)?, format!("{what} tiled x{copies}")))
+}
+
+/// The fields `bench` runs, with their descriptions: the given file (tiled or not), a
+/// generated field of `--dims`, or by default the generated smooth field of `--size` and
+/// CESM TS tiled to `--size` (skipped with a note when its file is not found, unless
+/// `--fields tiled` asks for it).
+fn bench_fields(
     input: Option<PathBuf>,
     dims: Option<String>,
     dtype: &str,
     tile: bool,
     size: &str,
+    fields: Option<Vec<String>>,
+    data_dir: Option<PathBuf>,
+) -> Result<Vec<(Field, String)>> {
+    if fields.is_some() && (input.is_some() || dims.is_some()) {
+        return Err(Error::Config("--fields picks the default fields; not with --input or --dims".into()));
+    }
+    match (&input, &dims) {
+        (Some(p), Some(d)) if tile => {
+            return Ok(vec![tiled(
+                read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?,
+                size,
+                &p.display().to_string(),
+            )?])
+        }
+        (Some(p), Some(d)) => {
+            return Ok(vec![(read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string())])
+        }
+        (None, Some(d)) => {
+            let dims: Dims = d.parse()?;
+            return Ok(vec![(demo_field(dims)?, format!("generated smooth {dims} float32"))]);
+        }
+        _ => {}
+    }
+    let asked = fields.is_some();
+    let fields = fields.unwrap_or_else(|| vec!["smooth".into(), "tiled".into()]);
+    let mut out = Vec::new();
+    for f in &fields {
+        match f.trim() {
+            "smooth" => {
+                let n = fzwgpu::types::parse_size(size)? / 4;
+                let nx = 8192u64.min(n);
+                let dims = Dims::new(nx, n / nx, 1)?;
+                out.push((demo_field(dims)?, format!("generated smooth {dims} float32")));
+            }
+            "tiled" => {
+                let dir = data_dir
+                    .clone()
+                    .or_else(|| fzwgpu::envcfg::get("FZWGPU_DATA_DIR").ok().flatten().map(PathBuf::from))
+                    .unwrap_or_else(|| PathBuf::from("../shared/data"));
+                let path = dir.join(TILED_FIELD.0);
+                if !path.is_file() {
+                    if asked {
+                        return Err(Error::Input(format!("--fields tiled: {} not found (--data-dir)", path.display())));
+                    }
+                    println!("bench: the tiled real field is skipped: {} not found (--data-dir or FZWGPU_DATA_DIR)", path.display());
+                    continue;
+                }
+                let f = read_field(&path, &FieldArgs { dims: TILED_FIELD.1.into(), dtype: "f32".into() })?;
+                out.push(tiled(f, size, TILED_FIELD.0)?);
+            }
+            other => return Err(Error::Config(format!("--fields: '{other}' (smooth or tiled)"))),
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Config("--fields: no field to run".into()));
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bench(
+    fields: Vec<(Field, String)>,
     presets: Option<String>,
     eb: f64,
     mode: &str,
@@ -849,38 +959,57 @@ fn bench(
     dev: &DevArgs,
 ) -> Result<()> {
     let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
-    let (field, source) = match (&input, &dims) {
-        (Some(p), Some(d)) if tile => {
-            let f = read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?;
-            let copies = (fzwgpu::types::parse_size(size)? / f.bytes.len() as u64).max(1);
-            let dims = match (f.dims.y, f.dims.z) {
-                (_, z) if z > 1 => Dims::new(f.dims.x, f.dims.y, z * copies)?,
-                (y, _) if y > 1 => Dims::new(f.dims.x, y * copies, 1)?,
-                _ => Dims::d1(f.dims.x * copies)?,
-            };
-            let bytes = f.bytes.repeat(copies as usize);
-            (Field::new(f.dtype, dims, bytes)?, format!("{} tiled x{copies}", p.display()))
-        }
-        (Some(p), Some(d)) => (read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string()),
-        (None, Some(d)) => {
-            let dims: Dims = d.parse()?;
-            (demo_field(dims)?, format!("generated smooth {dims} float32"))
-        }
-        _ => {
-            let n = fzwgpu::types::parse_size(size)? / 4;
-            let nx = 8192u64.min(n);
-            let dims = Dims::new(nx, n / nx, 1)?;
-            (demo_field(dims)?, format!("generated smooth {dims} float32"))
-        }
-    };
     let be = open_backend(dev)?;
     let names: Vec<String> = match presets {
         Some(p) => p.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => config::PRESETS.iter().map(|p| p.0.to_string()).collect(),
     };
     let bound = ErrorBound::new(mode.parse()?, eb)?;
-    let n = field.bytes.len() as u64;
     let info = be.info().clone();
+    let mut out = match &json {
+        Some(p) => Some(
+            std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(|e| Error::io(format!("opening {}", p.display()), e))?,
+        ),
+        None => None,
+    };
+    // a preset that cannot run here (e.g. a field past the adapter's limits) is
+    // reported and the others still run; the command then fails with the list
+    let mut failed: Vec<String> = Vec::new();
+    for (field, source) in &fields {
+        bench_field(be.as_ref(), &info, field, source, &names, bound, warmup, reps, (replays, batched), fusion, &mut out, &mut failed)?;
+    }
+    println!(
+        "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps over back-to-back replays, see 'kernel replays' above; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
+    );
+    if !failed.is_empty() {
+        return Err(Error::Pipeline(format!(
+            "{} of {} preset runs failed: {}",
+            failed.len(),
+            names.len() * fields.len(),
+            failed.join("; ")
+        )));
+    }
+    Ok(())
+}
+
+/// One field of `bench`: its header, copy bandwidth, and a table row (and a JSON
+/// record) per preset; a preset that fails is added to `failed`.
+#[allow(clippy::too_many_arguments)]
+fn bench_field(
+    be: &dyn Backend,
+    info: &fzwgpu::backend::BackendInfo,
+    field: &Field,
+    source: &str,
+    names: &[String],
+    bound: ErrorBound,
+    warmup: usize,
+    reps: usize,
+    (replays, batched): (u32, bool),
+    fusion: fzwgpu::stages::FusionPolicy,
+    out: &mut Option<std::fs::File>,
+    failed: &mut Vec<String>,
+) -> Result<()> {
+    let n = field.bytes.len() as u64;
     println!(
         "fzwgpu bench: {source} ({:.1} MiB), {} {:e}, warm-up {warmup}, median of {reps}",
         n as f64 / (1 << 20) as f64,
@@ -888,20 +1017,13 @@ fn bench(
         bound.value
     );
     println!("adapter: {} | {} | {} | backend {}", info.adapter, info.api, info.driver, info.kind.name());
-
-    let mut out = match &json {
-        Some(p) => Some(
-            std::fs::OpenOptions::new().create(true).append(true).open(p).map_err(|e| Error::io(format!("opening {}", p.display()), e))?,
-        ),
-        None => None,
-    };
     let opts = RunOptions { fusion, ..RunOptions::default() };
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
     // busy at its sustained clocks; end-to-end times from host-to-host runs
     let timing = RunOptions { timing_replays: replays, timing_batched: batched, ..opts.clone() };
-    let resident = fzwgpu::DeviceField::upload(be.as_ref(), &field)?;
-    let (up_s, down_s) = copy_seconds(be.as_ref(), &field.bytes, reps.max(1))?;
+    let resident = fzwgpu::DeviceField::upload(be, field)?;
+    let (up_s, down_s) = copy_seconds(be, &field.bytes, reps.max(1))?;
     println!(
         "copy: host->device {} GB/s, device->host {} GB/s (write_buffer / readback of the field's {} bytes, median of {}); '%up' / '%down' = e2e against them",
         fmt_opt(gbps(n, Some(up_s))),
@@ -918,10 +1040,7 @@ fn bench(
         "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>8}",
         "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "max err", "ok"
     );
-    // a preset that cannot run here (e.g. a field past the adapter's limits) is
-    // reported and the others still run; the command then fails with the list
-    let mut failed: Vec<String> = Vec::new();
-    for name in &names {
+    for name in names {
         let mut one = || -> Result<()> {
             let mut p = Pipeline::from_preset(name)?;
             p.override_bound(bound)?;
@@ -930,7 +1049,7 @@ fn bench(
             p.options.timing_batched = batched;
             for _ in 0..warmup {
                 let c = p.compress_device(&resident)?;
-                fzwgpu::decompress_device(be.as_ref(), &c.bytes, &timing)?;
+                fzwgpu::decompress_device(be, &c.bytes, &timing)?;
             }
             let (mut ck, mut cw, mut dk, mut dw) = (vec![], vec![], vec![], vec![]);
             let mut archive = None;
@@ -941,23 +1060,23 @@ fn bench(
             }
             let archive = archive.ok_or_else(|| Error::Config("no repetitions".into()))?;
             for _ in 0..reps.max(1) {
-                let (_, rep) = fzwgpu::decompress_device(be.as_ref(), &archive, &timing)?;
+                let (_, rep) = fzwgpu::decompress_device(be, &archive, &timing)?;
                 dk.extend(rep.kernel_seconds);
             }
             p.options.timing_replays = 0;
             let mut last = None;
             for _ in 0..reps.max(1) {
-                let c = p.compress(be.as_ref(), &field)?;
+                let c = p.compress(be, field)?;
                 cw.push(c.report.wall_seconds);
                 if c.bytes != archive {
                     return Err(Error::Device(format!("{name}: the resident and host runs wrote different archives")));
                 }
-                let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &opts)?;
+                let d = fzwgpu::decompress(be, &c.bytes, &opts)?;
                 dw.push(d.report.wall_seconds);
                 last = Some((c, d));
             }
             let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
-            let q = metrics::quality(&field, &d.field);
+            let q = metrics::quality(field, &d.field);
             let bound_abs = c.report.field_bound();
             let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
             let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
@@ -1028,14 +1147,8 @@ fn bench(
         };
         if let Err(e) = one() {
             println!("{name:<14} failed: {e}");
-            failed.push(format!("{name}: {e}"));
+            failed.push(format!("{name} on {source}: {e}"));
         }
-    }
-    println!(
-        "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps over back-to-back replays, see 'kernel replays' above; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
-    );
-    if !failed.is_empty() {
-        return Err(Error::Pipeline(format!("{} of {} presets failed: {}", failed.len(), names.len(), failed.join("; "))));
     }
     Ok(())
 }
