@@ -21,6 +21,8 @@ build() { # output suffix
   cp target/release/fzwgpu "$stage/fzwgpu$1"
 }
 build ""
+# the host-memory probe (no dependencies)
+rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-probe"
 if [ -n "${KIT_B:-}" ]; then
   if [ -f "$KIT_B" ]; then
     # a patch file (scripts/device/patches/): applied to this tree for one build, then
