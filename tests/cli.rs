@@ -158,6 +158,9 @@ fn errors_are_one_line_and_leave_no_output() {
         let part = out.with_extension("fzm.part");
         assert!(!part.exists(), "{args:?} left a partial file");
     }
+    // a negative bound is the bound's own error (status 1), not a parse error
+    let (c, _, e) = run(&["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--eb", "-1"]);
+    assert!(c == 1 && e.contains("error bound must be finite and > 0"), "exit {c}: {e}");
 }
 
 #[test]

@@ -133,7 +133,7 @@ enum Cmd {
         #[arg(long)]
         presets: Option<String>,
         /// Bound applied to every preset (default: range-relative 1e-3).
-        #[arg(long, default_value_t = 1e-3)]
+        #[arg(long, default_value_t = 1e-3, allow_negative_numbers = true)]
         eb: f64,
         #[arg(long, default_value = "noa")]
         mode: String,
@@ -218,7 +218,8 @@ struct PipeArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Override the error bound of every lossy stage.
-    #[arg(long)]
+    /// (`--eb -1` reaches the bound's own check: a one-line error, status 1)
+    #[arg(long, allow_negative_numbers = true)]
     eb: Option<f64>,
     /// Bound mode for --eb: abs, noa (value-range relative) or rel (max-abs relative).
     #[arg(long, requires = "eb")]
