@@ -86,8 +86,8 @@ pub fn crc32(b: &[u8]) -> u32 {
 
 /// How many bytes of `b` are zero: eight at a time (a word's nonzero bytes marked by
 /// carry-free arithmetic and counted), pieces on several threads when large. (The
-/// plain `filter().count()` over the AdaptiveBitpack widths of a 1 GiB field took ~3 ms,
-/// which is 6% of an end-to-end compression on the H200.)
+/// plain `filter().count()` over `szp_centered`'s AdaptiveBitpack widths took ~3.3 ms
+/// per GiB on 2 cores, this ~1.0: PERFORMANCE.md, round 10.)
 pub fn count_zero_bytes(b: &[u8]) -> u64 {
     fn seq(b: &[u8]) -> u64 {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
