@@ -84,14 +84,12 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_BLESS", Accepts::Any, "tests: rewrite the golden archives"),
 ];
 
-fn entry(name: &str) -> (&'static str, Accepts, &'static str) {
-    *VARS.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in envcfg::VARS"))
-}
-
 /// The value of `name` (one of [`VARS`]) if it is set, or an error naming what it
-/// accepts if the value is not one of those.
+/// accepts if the value is not one of those (or if fzwgpu does not read `name`).
 pub fn get(name: &str) -> Result<Option<String>> {
-    let (n, accepts, _) = entry(name);
+    let Some(&(n, accepts, _)) = VARS.iter().find(|(n, _, _)| *n == name) else {
+        return Err(Error::config(format!("{name} is not an environment variable fzwgpu reads")));
+    };
     match std::env::var(n) {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(_)) => Err(Error::config(format!("{n} is not valid UTF-8"))),
@@ -142,6 +140,10 @@ pub fn describe() -> Vec<(&'static str, String, &'static str)> {
 mod tests {
     use super::*;
 
+    fn entry(name: &str) -> (&'static str, Accepts, &'static str) {
+        *VARS.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in envcfg::VARS"))
+    }
+
     #[test]
     fn accepts_what_each_variable_takes() {
         assert!(Accepts::Size.ok("512M") && !Accepts::Size.ok("512MB") && !Accepts::Size.ok(""));
@@ -152,6 +154,7 @@ mod tests {
         let c = entry("FZWGPU_SCAN").1;
         assert!(c.ok("lookback") && !c.ok("lookbak") && !c.ok("LOOKBACK"));
         assert!(entry("FZWGPU_SHADER_CHECKS").1.ok("noloop"));
+        assert!(get("FZWGPU_NOT_A_VARIABLE").is_err(), "a name outside the table is an error, not a panic");
     }
 
     #[test]
