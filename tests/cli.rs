@@ -455,16 +455,19 @@ fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
     assert_eq!(recs.len(), 2, "one record per field");
     assert!(recs[0]["source"].as_str().unwrap().starts_with("generated smooth"));
     assert_eq!(recs[1]["dims"], "288x192x10");
+    // found through the default lookup (FZWGPU_DATA_DIR here) or not at all: a note
     let missing = tmp("no-such-data-dir");
-    let mut args = base.to_vec();
-    args.extend(["--data-dir", missing.to_str().unwrap()]);
-    let (c, o, e) = run(&args);
+    let o = bin().args(base).env("FZWGPU_DATA_DIR", &missing).output().unwrap();
+    let (c, o, e) = (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert_eq!(c, 0, "{e}");
     assert!(o.contains("the tiled real field is skipped") && o.contains("generated smooth"), "{o}");
-    let mut args = base.to_vec();
-    args.extend(["--data-dir", missing.to_str().unwrap(), "--fields", "tiled"]);
-    let (c, _, e) = run(&args);
-    assert!(c == 1 && e.contains("not found"), "{c} {e}");
+    // asked for (--data-dir, or --fields tiled) and missing: an error
+    for extra in [vec!["--data-dir", missing.to_str().unwrap()], vec!["--fields", "tiled", "--data-dir", missing.to_str().unwrap()]] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let (c, _, e) = run(&args);
+        assert!(c == 1 && e.contains("not found"), "{args:?}: {c} {e}");
+    }
     let mut args = base.to_vec();
     args.extend(["--fields", "smooth,bogus"]);
     let (c, _, e) = run(&args);

@@ -126,7 +126,7 @@ enum Cmd {
         #[arg(long, value_delimiter = ',')]
         fields: Option<Vec<String>>,
         /// Folder of the real fields for `--fields tiled` (default FZWGPU_DATA_DIR, else
-        /// ../shared/data where it exists).
+        /// ../shared/data where it exists); given, the tiled field must be found there.
         #[arg(long)]
         data_dir: Option<PathBuf>,
         /// Comma-separated presets (default: every built-in preset).
@@ -880,7 +880,7 @@ fn tiled(f: Field, size: &str, what: &str) -> Result<(Field, String)> {
 /// The fields `bench` runs, with their descriptions: the given file (tiled or not), a
 /// generated field of `--dims`, or by default the generated smooth field of `--size` and
 /// CESM TS tiled to `--size` (skipped with a note when its file is not found, unless
-/// `--fields tiled` asks for it).
+/// `--fields` or `--data-dir` asks for it).
 fn bench_fields(
     input: Option<PathBuf>,
     dims: Option<String>,
@@ -910,7 +910,9 @@ fn bench_fields(
         }
         _ => {}
     }
-    let asked = fields.is_some();
+    // asked for by name (--fields, or a --data-dir to read it from): a missing file is
+    // an error; by default (FZWGPU_DATA_DIR or ../shared/data) a note
+    let asked = fields.is_some() || data_dir.is_some();
     let fields = fields.unwrap_or_else(|| vec!["smooth".into(), "tiled".into()]);
     let mut out = Vec::new();
     for f in &fields {
