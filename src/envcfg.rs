@@ -63,7 +63,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_DISABLE", Accepts::Subset(&["f64", "subgroup"]), "adapter features not to use"),
     ("FZWGPU_SCAN", Accepts::Choice(&["reduce", "lookback"]), "device-wide offset scan"),
     ("FZWGPU_POOL", Accepts::Choice(ON_OFF), "keep released device buffers for reuse"),
-    ("FZWGPU_HUGEPAGES", Accepts::Choice(ON_OFF), "ask for transparent huge pages for large host buffers"),
+    ("FZWGPU_HUGEPAGES", Accepts::Choice(ON_OFF), "ask for transparent huge pages for large host buffers (default off)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_COALESCE", Accepts::Choice(&["1", "0"]), "coalesced kernel variants (diagnostic)"),

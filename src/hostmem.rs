@@ -1,11 +1,14 @@
 //! Host memory helpers for the large transfers: fallible zeroed allocation (the pages
 //! are faulted in by whoever writes them first), and copies and CRCs spread over
 //! threads. Fresh memory costs a page fault per 4 KiB on first touch, which bounds a
-//! single-threaded copy into it to a few GB/s; several threads fault in parallel, and
-//! on Linux large allocations ask for transparent huge pages (one fault per 2 MiB):
-//! on the development machine a copy into fresh memory ran at 2.2 GB/s, 4.2 with huge
-//! pages, 7.4 into memory already touched (`scripts/device/probes/hostmem.rs`).
-//! `FZWGPU_HUGEPAGES=off` leaves the kernel's default.
+//! single-threaded copy into it to a few GB/s; several threads fault in parallel.
+//! `FZWGPU_HUGEPAGES=on` makes large allocations ask Linux for transparent huge pages
+//! (one fault per 2 MiB): on the development machine a copy into fresh memory ran at
+//! 2.2 GB/s, 4.2 with huge pages, 7.4 into memory already touched; on the H200 machine
+//! 1.5 / 3.0 / 5.0 per thread and 9.8-14.7 / 20-21 / 31-42 on 16 threads
+//! (`scripts/device/probes/hostmem.rs`), but decompression end to end there did not
+//! gain (round 11, PERFORMANCE.md), and a huge-page fault may stall in the kernel's
+//! compaction, so it is off by default.
 
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -34,13 +37,13 @@ pub fn zeroed(n: usize) -> Result<Vec<u8>> {
 /// Allocations at least this large ask for huge pages.
 const HUGE_FROM: usize = 8 << 20;
 
-/// Asks the kernel to back the whole 2 MiB pages inside `p .. p + n` with transparent
+/// With `FZWGPU_HUGEPAGES=on`: asks the kernel to back the whole 2 MiB pages inside `p .. p + n` with transparent
 /// huge pages (a hint: without THP, or with it off, nothing changes). Only for fresh
 /// allocations of at least `HUGE_FROM` bytes, which the allocator maps untouched.
 #[cfg(target_os = "linux")]
 fn advise_huge(p: *mut u8, n: usize) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if n < HUGE_FROM || !*ON.get_or_init(|| crate::envcfg::switch("FZWGPU_HUGEPAGES").ok().flatten().unwrap_or(true)) {
+    if n < HUGE_FROM || !*ON.get_or_init(|| crate::envcfg::switch("FZWGPU_HUGEPAGES").ok().flatten().unwrap_or(false)) {
         return;
     }
     const HUGE: usize = 2 << 20;

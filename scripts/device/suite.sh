@@ -4,7 +4,7 @@
 # scan-dependent tests again with FZWGPU_SCAN=lookback. About 260 s on the H200.
 source .device/setup.sh
 t() { # backend binary [env]
-  left 540 || { echo "skip $2 $1"; return 0; }
+  left ${SUITE_LEFT:-540} || { echo "skip $2 $1"; return 0; }
   local s=$(date +%s) r
   r=$(env FZWGPU_TEST_BACKEND=$1 $3 timeout 120 /tmp/ct/$2 --test-threads 8 2>&1)
   echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//' | tr '\n' ' ') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"

@@ -19,6 +19,14 @@
 // block_size (with P.walk = 1 a block may straddle rows: invocations then go in the
 // field's order); P.walk divides ty (2-D) or tz (3-D); base = 0 (the whole field in
 // one dispatch).
+//
+// Bounds: the kernel keeps every access to its storage bindings inside them itself.
+// Once per invocation it tests that the data, width, cost, slot and outlier windows
+// hold the field (values below n, blocks below ceil(n / block_size), slot words below
+// n rounded up to 32, mask and count words); an invocation whose windows do not does
+// nothing (but keeps to the barriers). A tile head's store tests its index. The CUDA
+// translation relies on that instead of checking each access:
+// cuda-guarded: data_u data4 data_f widths cost slots means qmask
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 #include "common/float_types.wgsl"
@@ -336,7 +344,15 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         stride = P.nx;
         lead = y % P.ty;
     }
-    let live = x < P.nx && k < walks;
+    // every index the kernel forms for an invocation with live set is below these
+    // (values j < n: data_u[j * WT + WT - 1], data4 of four aligned values inside n,
+    // data_f[j]; block b < nb; a run's slot words below b * block_size + its 32-value
+    // span, so below n rounded up to 32)
+    let nb = (P.n + P.block_size - 1u) / P.block_size;
+    let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
+        && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && (P.n + 31u) / 32u * 32u <= arrayLength(&slots)
+        && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask);
+    let live = x < P.nx && k < walks && fits;
     let i0 = (z * P.ny + y) * P.nx + x;
     var mu = 0u;
     if (P.centering == 1u && live) {
@@ -411,8 +427,9 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 } else {
                     cy = y + st;
                 }
-                if (cy % P.ty == 0u && cz % P.tz == 0u) {
-                    means[tile_index(x, cy, cz)] = mu;
+                let ti = tile_index(x, cy, cz);
+                if (cy % P.ty == 0u && cz % P.tz == 0u && ti < arrayLength(&means)) {
+                    means[ti] = mu;
                 }
             }
             if (w > 0u) {
