@@ -1,5 +1,6 @@
 #!/bin/bash
-# Round 11, call 1 (prepared 2026-12-03, not yet run): chain-guards (fzwgpu-b; build the
+# Round 11, call 1 (run 2026-12-03, 435 s; the patch's encode half is merged since
+# 0cb56bd, its decode half is patches/chain-decode-guards.patch): chain-guards (fzwgpu-b; build the
 # kit with KIT_B=scripts/device/patches/chain-guards.patch) against main: the chain
 # presets through CUDA and Vulkan, 2-D (1 GiB) twice and 1-D once, alternating; then
 # fzwgpu-b's validation of the two chain presets through both backends (archives and
