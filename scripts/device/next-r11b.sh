@@ -1,10 +1,10 @@
 #!/bin/bash
-# Round 11, call 2 (prepared 2026-12-03, not yet run): host memory on the device
+# Round 11, call 2 (run 2026-12-03; stopped at 600 s in the suite): host memory on the device
 # machine, then the whole suite at the kit's commit.
 #  1. hostmem-probe: copies into fresh, fresh + MADV_HUGEPAGE, and touched memory (134
 #     MiB and 1 GiB, 1 thread and all): whether page faults bound the device-to-host
 #     figures (8-13 GB/s through both backends in round 10);
-#  2. FZWGPU_HUGEPAGES=on (the default since round 10) against off, alternating, end to
+#  2. FZWGPU_HUGEPAGES=on (the default in rounds 10-11; opt-in since) against off, alternating, end to
 #     end through both backends (szx, szp_composed, 2-D 1 GiB, 3 repetitions, 1 replay:
 #     the e2e columns and the copy figures are what matter here);
 #  3. suite.sh.
