@@ -157,7 +157,8 @@ impl<'b> Recorder<'b> {
         let info = self.backend.info();
         let subgroup_teams = info.subgroups && kernel.has_subgroup() && info.subgroup_max > 0;
         let mut groups = if subgroup_teams {
-            let teams = (crate::kernels::workgroup_size(kernel)? / info.subgroup_max).max(1) as u64;
+            let lanes = kernel.team_lanes().unwrap_or(info.subgroup_max);
+            let teams = (crate::kernels::workgroup_size(kernel)? / lanes).max(1) as u64;
             blocks.div_ceil(teams)
         } else {
             blocks

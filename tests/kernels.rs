@@ -286,6 +286,15 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     // workgroup walking thousands of blocks reaches llvmpipe's loop limit)
     let again = twin_check_on(&format!("{what} (2 workgroups)"), Kernel::SzxEncode, f64v, &p, &enc, 2, false);
     assert_eq!(again, out, "{what}: szx_encode with two workgroups");
+    if !f64v && bs == 128 {
+        // szx_encode8 (teams of 8 lanes) writes the same words: one workgroup per 32
+        // blocks, and two workgroups walking many rounds, with subgroups and without
+        for groups in [nb.div_ceil(32) as u64, 2] {
+            let e8 =
+                twin_check_on(&format!("{what} (szx_encode8, {groups} workgroups)"), Kernel::SzxEncode8, false, &p, &enc, groups, true);
+            assert_eq!(e8, out, "{what}: szx_encode8 against szx_encode");
+        }
+    }
     let mut offs = vec![0u32; nb];
     let mut acc = 0u32;
     for b in 0..nb {

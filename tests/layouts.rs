@@ -47,6 +47,7 @@ fn params_layouts_match_wgsl() {
         check(k, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
         check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
     }
+    check(Kernel::SzxEncode8, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
     for k in [Kernel::QuantEncode, Kernel::QuantScatter, Kernel::QuantDecode, Kernel::QuantPatch] {
         check(k, false, QuantParams32::FIELDS, std::mem::size_of::<QuantParams32>());
         check(k, true, QuantParams64::FIELDS, std::mem::size_of::<QuantParams64>());
@@ -75,7 +76,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
     // every kernel's params are covered above
-    let covered = 3 + 2 + 4 + 4 + 5 + 3 + 4 + 3 + 2 + 1 + 5;
+    let covered = 3 + 2 + 4 + 1 + 4 + 5 + 3 + 4 + 3 + 2 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

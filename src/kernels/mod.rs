@@ -23,6 +23,7 @@ pub enum Kernel {
     SzxRangePartial,
     SzxRangeFinal,
     SzxEncode,
+    SzxEncode8,
     SzxCompact,
     SzxMetaCost,
     SzxUnpack,
@@ -56,13 +57,14 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 36] = [
+    pub const ALL: [Kernel; 37] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
         Kernel::SzxRangePartial,
         Kernel::SzxRangeFinal,
         Kernel::SzxEncode,
+        Kernel::SzxEncode8,
         Kernel::SzxCompact,
         Kernel::SzxMetaCost,
         Kernel::SzxUnpack,
@@ -104,6 +106,7 @@ impl Kernel {
             Kernel::SzxRangePartial => "szx_range_partial",
             Kernel::SzxRangeFinal => "szx_range_final",
             Kernel::SzxEncode => "szx_encode",
+            Kernel::SzxEncode8 => "szx_encode8",
             Kernel::SzxCompact => "szx_compact",
             Kernel::SzxMetaCost => "szx_meta_cost",
             Kernel::SzxUnpack => "szx_unpack",
@@ -146,6 +149,7 @@ impl Kernel {
             Kernel::SzxRangePartial => "szx/range_partial.wgsl",
             Kernel::SzxRangeFinal => "szx/range_final.wgsl",
             Kernel::SzxEncode => "szx/encode.wgsl",
+            Kernel::SzxEncode8 => "szx/encode8.wgsl",
             Kernel::SzxCompact => "szx/compact.wgsl",
             Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
             Kernel::SzxUnpack => "szx/unpack.wgsl",
@@ -192,6 +196,7 @@ impl Kernel {
                 | Kernel::BitpackUnpack
                 | Kernel::ChainCompact
                 | Kernel::WaveletLift
+                | Kernel::SzxEncode8
         )
     }
 
@@ -215,6 +220,15 @@ impl Kernel {
         matches!(self, Kernel::ChainDecode)
     }
 
+    /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
+    /// 8); None: a team is a subgroup.
+    pub fn team_lanes(self) -> Option<u32> {
+        match self {
+            Kernel::SzxEncode8 => Some(8),
+            _ => None,
+        }
+    }
+
     /// Whether the kernel has a subgroup variant (`#ifdef SUBGROUP`).
     pub fn has_subgroup(self) -> bool {
         matches!(
@@ -226,6 +240,7 @@ impl Kernel {
                 | Kernel::SzpUnpack
                 | Kernel::ChainUnpack
                 | Kernel::SzxEncode
+                | Kernel::SzxEncode8
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode

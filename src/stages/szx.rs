@@ -40,6 +40,19 @@ fn encode_groups() -> u64 {
     crate::envcfg::number("FZWGPU_ENCODE_GROUPS").ok().flatten().unwrap_or(ENCODE_GROUPS)
 }
 
+/// The encoder for this stage's blocks: `szx_encode8` (teams of 8 lanes, four blocks
+/// per 32-lane subgroup) for float32 blocks of 128 on adapters with subgroups when
+/// `FZWGPU_SZX_TEAM8=on` (an experiment until measured on the H200: PERFORMANCE.md,
+/// round 11), else `szx_encode`. Both write the same outputs (one CPU twin).
+fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
+    let on = crate::envcfg::switch("FZWGPU_SZX_TEAM8").ok().flatten().unwrap_or(false);
+    if on && !f64v && block_size == 128 && subgroups {
+        Kernel::SzxEncode8
+    } else {
+        Kernel::SzxEncode
+    }
+}
+
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -401,7 +414,14 @@ impl Stage for SzxStage {
             let payload = r.alloc(nk * sz)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            r.dispatch_teams_max(Kernel::SzxEncode, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, encode_groups())?;
+            r.dispatch_teams_max(
+                encoder(f64v, g.bs, r.backend.info().subgroups),
+                f64v,
+                &p,
+                &[inw, in4, inw, info_w, refs_w, cost_w, slots_w],
+                nbk,
+                encode_groups(),
+            )?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
             r.dispatch_bytes(
                 Kernel::SzxCompact,

@@ -636,6 +636,12 @@ fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], inf: u32, b: u32, codes
 }
 
 /// Twin of `szx_encode`.
+/// Twin of `szx_encode8` (float32 blocks of 128 with teams of 8 lanes): the same
+/// outputs as `szx_encode`, so the same function.
+pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    szx_encode::<f32>(p, b, groups)
+}
+
 pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_encode.data_u")?;

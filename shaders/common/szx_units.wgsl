@@ -1,0 +1,286 @@
+// The per-unit pieces of the SZx encoders (szx_encode, szx_encode8): a unit is four
+// consecutive values of one lane, addressed by constant components so they stay in
+// registers; their loads, min / max keys, codes and constant tests, on the flushing
+// and the flush-free value paths. Requires the bindings data_u, data4, data_f, the
+// params P, common/szx_math.wgsl, UNIT = 4 and F32_PATH.
+
+// Four consecutive values starting at i0; only the first `n` (0..4) are in the block.
+struct Unit {
+    x: vec4<FT>,
+    lo: vec4<u32>,
+    hi: vec4<u32>,
+    n: u32,
+}
+
+// The words (lo, hi) of element i (float32: the one word twice).
+fn words_at(i: u32) -> vec2<u32> {
+#ifdef F64
+    return vec2<u32>(data_u[2u * i], data_u[2u * i + 1u]);
+#else
+    return vec2<u32>(data_u[i], data_u[i]);
+#endif
+}
+
+// The 4 values of a unit are addressed by constant components (.x .. .w), never by a
+// dynamic index, so they stay in registers.
+fn load_unit(i0: u32, end: u32) -> Unit {
+    var u: Unit;
+    u.n = select(0u, min(UNIT, end - i0), i0 < end);
+    u.lo = vec4<u32>(0u);
+    u.hi = vec4<u32>(0u);
+#ifdef F64
+    let wide = u.n == UNIT && (i0 & 1u) == 0u;
+    if (wide) {
+        let a = data4[i0 / 2u];
+        let b = data4[i0 / 2u + 1u];
+        u.lo = vec4<u32>(a.x, a.z, b.x, b.z);
+        u.hi = vec4<u32>(a.y, a.w, b.y, b.w);
+    }
+#else
+    let wide = u.n == UNIT && (i0 & 3u) == 0u;
+    if (wide) {
+        u.lo = data4[i0 / 4u];
+        u.hi = u.lo;
+    }
+#endif
+    if (!wide) {
+        // word by word (a block's ragged end, or units not 16-byte aligned)
+        if (u.n > 0u) {
+            let w = words_at(i0);
+            u.lo.x = w.x;
+            u.hi.x = w.y;
+        }
+        if (u.n > 1u) {
+            let w = words_at(i0 + 1u);
+            u.lo.y = w.x;
+            u.hi.y = w.y;
+        }
+        if (u.n > 2u) {
+            let w = words_at(i0 + 2u);
+            u.lo.z = w.x;
+            u.hi.z = w.y;
+        }
+        if (u.n > 3u) {
+            let w = words_at(i0 + 3u);
+            u.lo.w = w.x;
+            u.hi.w = w.y;
+        }
+    }
+#ifdef F64
+    // no bitcast to f64 in WGSL: the values through the float view
+    u.x = vec4<FT>(0.0);
+    if (u.n > 0u) {
+        u.x.x = data_f[i0];
+    }
+    if (u.n > 1u) {
+        u.x.y = data_f[i0 + 1u];
+    }
+    if (u.n > 2u) {
+        u.x.z = data_f[i0 + 2u];
+    }
+    if (u.n > 3u) {
+        u.x.w = data_f[i0 + 3u];
+    }
+#else
+    u.x = bitcast<vec4<f32>>(u.lo);
+#endif
+    return u;
+}
+
+// Running min/max keys of a team lane (float64: the index of each, to fetch the value).
+struct MinMax {
+    kmn: KT,
+    kmx: KT,
+    imn: u32,
+    imx: u32,
+    special: u32,
+}
+
+#ifdef F64
+fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
+    let k = key_from_words(lo, hi);
+    if (value_class(lo, hi) != 0u) {
+        (*m).special = 1u;
+    }
+    if (key_lt(k, (*m).kmn) || (*m).imn == 0xffffffffu) {
+        (*m).kmn = k;
+        (*m).imn = i;
+    }
+    if (key_lt((*m).kmx, k) || (*m).imx == 0xffffffffu) {
+        (*m).kmx = k;
+        (*m).imx = i;
+    }
+}
+
+fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
+    if (u.n > 0u) {
+        fold_one(m, u.lo.x, u.hi.x, i0);
+    }
+    if (u.n > 1u) {
+        fold_one(m, u.lo.y, u.hi.y, i0 + 1u);
+    }
+    if (u.n > 2u) {
+        fold_one(m, u.lo.z, u.hi.z, i0 + 2u);
+    }
+    if (u.n > 3u) {
+        fold_one(m, u.lo.w, u.hi.w, i0 + 3u);
+    }
+}
+#else
+// float32: the keys' plain min / max (the value comes back from its key, so no index
+// is tracked; a key equal to the initial KEY_MAX / KEY_MIN is a NaN, and a block with
+// one goes raw whatever its min / max), four at once; positions past the block are
+// neutral (KEY_MAX for the min, KEY_MIN for the max). Special: |x| bits >= Inf's, or
+// a nonzero value below the smallest normal.
+fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
+    let neg = (u.lo & vec4<u32>(0x80000000u)) != vec4<u32>(0u);
+    let k = select(u.lo ^ vec4<u32>(0x80000000u), ~u.lo, neg);
+    let valid = vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(u.n);
+    let kn = select(vec4<u32>(KEY_MAX), k, valid);
+    let kx = select(vec4<u32>(KEY_MIN), k, valid);
+    (*m).kmn = min((*m).kmn, min(min(kn.x, kn.y), min(kn.z, kn.w)));
+    (*m).kmx = max((*m).kmx, max(max(kx.x, kx.y), max(kx.z, kx.w)));
+    let a = u.lo & vec4<u32>(0x7fffffffu);
+    let sp = valid & ((a >= vec4<u32>(0x7f800000u)) | ((a - vec4<u32>(1u)) < vec4<u32>(0x7fffffu)));
+    if (any(sp)) {
+        (*m).special = 1u;
+    }
+}
+#endif
+
+// Codes of a unit against reference r (0 past the block), and whether every one
+// reconstructs its value within eb.
+struct Codes {
+    c: vec4<u32>,
+    ok: bool,
+}
+
+// (code, ok) of value j of a unit; (0, ok) past the block
+fn code_in(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
+    if (j < n) {
+        return code_of(x, r, qlim);
+    }
+    return vec2<u32>(0u, 1u);
+}
+
+fn unit_codes(u: Unit, r: FT, qlim: u32) -> Codes {
+    let a = code_in(u.x.x, 0u, u.n, r, qlim);
+    let b = code_in(u.x.y, 1u, u.n, r, qlim);
+    let c = code_in(u.x.z, 2u, u.n, r, qlim);
+    let d = code_in(u.x.w, 3u, u.n, r, qlim);
+    return Codes(vec4<u32>(a.x, b.x, c.x, d.x), (a.y & b.y & c.y & d.y) == 1u);
+}
+
+fn const_in(x: FT, j: u32, n: u32, mid: FT) -> bool {
+    return j >= n || within(x, mid);
+}
+
+fn unit_const_ok(u: Unit, mid: FT) -> bool {
+    return const_in(u.x.x, 0u, u.n, mid) && const_in(u.x.y, 1u, u.n, mid) && const_in(u.x.z, 2u, u.n, mid) && const_in(u.x.w, 3u, u.n, mid);
+}
+
+// The flush-free value path (float32). For a block whose nonzero values all have
+// magnitude >= T = max(2^-100, eb * 2^-90), with eb >= 2^-100 (not exact mode) and
+// 1 / step normal, no per-value operation of the value path can land below MIN_NORMAL
+// except at zero: every operand is zero or a multiple of at least 2^-124 (values >= T
+// and the references mn, mn - eb/2, the midpoint and the reconstructions built from
+// them), so every nonzero sum or difference is >= max(2^-124, eb * 2^-116); scaled
+// by 1 / step = 1 / (2 eb) it is >= 2^-117 (normal); adding 0.5 to a
+// number near -0.5 leaves a multiple of 2^-25. So each `ftz` would return its operand
+// (a -0 instead of +0 changes no later result), and the codes and decisions are those
+// of the flushing path; the twins (which always flush) check it bit for bit, also at
+// magnitudes around T in blocks of one sign (szx_encode_magnitude_edges). The
+// condition is taken from the block's min / max: one sign and a smallest magnitude
+// >= T (a block that straddles zero keeps the flushing path). Block-level values
+// (mn, mid, the shifted reference) and the units past the first keep it too. T is
+// noflush_min (common/szx_math.wgsl, shared with chain_encode's fast path).
+fn quant_nf(x: FT, r: FT) -> FT {
+    return floor(((x - r) * P.inv) * P.one + FT(0.5));
+}
+fn dequant_nf(q: u32, r: FT) -> FT {
+    return (FT(q) * P.step) * P.one + r;
+}
+fn within_nf(x: FT, y: FT) -> bool {
+    let a = abs(x - y);
+    if (a < P.eb) {
+        return true;
+    }
+    return a == P.eb && abs(x) >= P.eb && abs(y) >= P.eb && ((x < FT(0.0)) == (y < FT(0.0)));
+}
+fn code_of_nf(x: FT, r: FT, qlim: u32) -> vec2<u32> {
+    let q = u32(quant_nf(x, r));
+    if (within_nf(x, dequant_nf(q, r))) {
+        return vec2<u32>(q, 1u);
+    }
+    if (q > 0u && within_nf(x, dequant_nf(q - 1u, r))) {
+        return vec2<u32>(q - 1u, 1u);
+    }
+    if (q < qlim && within_nf(x, dequant_nf(q + 1u, r))) {
+        return vec2<u32>(q + 1u, 1u);
+    }
+    return vec2<u32>(q, 0u);
+}
+fn code_in_nf(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
+    if (j < n) {
+        return code_of_nf(x, r, qlim);
+    }
+    return vec2<u32>(0u, 1u);
+}
+fn unit_codes_nf(u: Unit, r: FT, qlim: u32) -> Codes {
+    if (u.n == UNIT) {
+        // a full unit: every value's first candidate, kept when all four reconstruct
+        // strictly within eb (what code_of_nf returns then; the usual case), computed
+        // as one vector with no branch per value; else value by value below
+        let q = vec4<u32>(floor(((u.x - vec4<FT>(r)) * P.inv) * P.one + vec4<FT>(0.5)));
+        let y = (vec4<FT>(q) * P.step) * P.one + vec4<FT>(r);
+        if (all(abs(u.x - y) < vec4<FT>(P.eb))) {
+            return Codes(q, true);
+        }
+    }
+    let a = code_in_nf(u.x.x, 0u, u.n, r, qlim);
+    let b = code_in_nf(u.x.y, 1u, u.n, r, qlim);
+    let c = code_in_nf(u.x.z, 2u, u.n, r, qlim);
+    let d = code_in_nf(u.x.w, 3u, u.n, r, qlim);
+    return Codes(vec4<u32>(a.x, b.x, c.x, d.x), (a.y & b.y & c.y & d.y) == 1u);
+}
+fn const_in_nf(x: FT, j: u32, n: u32, mid: FT) -> bool {
+    return j >= n || within_nf(x, mid);
+}
+fn unit_const_ok_nf(u: Unit, mid: FT) -> bool {
+    // a full unit strictly within eb of the midpoint (the usual constant block) in one
+    // vector test; else value by value (the tie rule)
+    if (u.n == UNIT && all(abs(u.x - vec4<FT>(mid)) < vec4<FT>(P.eb))) {
+        return true;
+    }
+    return const_in_nf(u.x.x, 0u, u.n, mid) && const_in_nf(u.x.y, 1u, u.n, mid) && const_in_nf(u.x.z, 2u, u.n, mid) && const_in_nf(u.x.w, 3u, u.n, mid);
+}
+
+// The value whose key is k.
+#ifdef F64
+fn value_of_key(k: KT, i: u32) -> FT {
+    return data_f[i];
+}
+#else
+fn value_of_key(k: KT, i: u32) -> FT {
+    return bitcast<f32>(select(~k, k ^ 0x80000000u, (k & 0x80000000u) != 0u));
+}
+#endif
+
+// The code levels of a block from reference r to its largest value mx: whether its
+// largest code fits below 2^MAXW (ok), its width w and the largest code width w allows.
+struct Levels {
+    ok: bool,
+    w: u32,
+    qlim: u32,
+}
+
+fn levels(mx: FT, r: FT) -> Levels {
+    let qf = quant(mx, r);
+    let ok = qf < P.two_maxw;
+    var q = 0u;
+    if (ok) {
+        q = u32(qf);
+    }
+    let w = 32u - countLeadingZeros(q);
+    return Levels(ok, w, width_limit(w));
+}

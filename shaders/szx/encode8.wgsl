@@ -1,0 +1,336 @@
+// szx_encode8: szx_encode for float32 blocks of 128 values, with a team of 8 lanes per
+// block instead of a subgroup: same bindings, same outputs (info, refs, cost, each
+// block's body in its slot; the rest of `slots` untouched), same CPU twin. A 32-lane
+// subgroup serves four blocks at once, so the per-block work every lane repeats (the
+// block's decisions, its reductions, the loop) is paid once per four blocks; each
+// lane holds 16 consecutive values of its block (four units) in registers from the
+// load to the pack. A lane's 16 codes are 16 w bits: whole words for an even width;
+// for an odd one the last half word of an even lane is completed by the next lane's
+// first 16 bits (one exchange), so the packing needs no other. The reductions are
+// butterflies over the team's 8 lanes (subgroupShuffleXor 1, 2, 4; without subgroups
+// through workgroup memory, 8 lanes = 8 consecutive invocations). Control flow around
+// every exchange is uniform over the workgroup: all its teams walk the same rounds
+// (team k of the workgroup takes block first + k of each round; a team past the last
+// block computes and stores nothing), and per-block choices select results instead of
+// skipping exchanges. The host picks it with FZWGPU_SZX_TEAM8=on for float32 blocks of
+// 128 on adapters with subgroups (sizes multiples of 8); see stages/szx.rs.
+#include "common/grid.wgsl"
+#include "common/ordered.wgsl"
+#include "common/szx_types.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> data_u: array<u32>;
+@group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> data_f: array<FT>;
+@group(0) @binding(4) var<storage, read_write> info: array<u32>;
+@group(0) @binding(5) var<storage, read_write> refs: array<FT>;
+@group(0) @binding(6) var<storage, read_write> cost: array<u32>;
+@group(0) @binding(7) var<storage, read_write> slots: array<u32>;
+
+#include "common/szx_math.wgsl"
+
+const WG: u32 = 256u;
+const UNIT: u32 = 4u;
+const F32_PATH: bool = true;
+// lanes per team, values per lane: TL * LV = 128, the block size this kernel takes
+const TL: u32 = 8u;
+const LV: u32 = 16u;
+#include "common/szx_units.wgsl"
+
+// The invocation's index in the workgroup, its subgroup lane and the subgroup size
+// (set once at entry; the exchanges below use them).
+var<private> g_lid: u32;
+var<private> g_sl: u32;
+var<private> g_ss: u32;
+
+#ifdef SUBGROUP
+fn cl_min(v: u32) -> u32 {
+    let a = min(v, subgroupShuffleXor(v, 1u));
+    let b = min(a, subgroupShuffleXor(a, 2u));
+    return min(b, subgroupShuffleXor(b, 4u));
+}
+fn cl_max(v: u32) -> u32 {
+    let a = max(v, subgroupShuffleXor(v, 1u));
+    let b = max(a, subgroupShuffleXor(a, 2u));
+    return max(b, subgroupShuffleXor(b, 4u));
+}
+// v of the next lane (the team's last lane gets some lane's value: unused)
+fn cl_next(v: u32) -> u32 {
+    return subgroupShuffle(v, min(g_sl + 1u, g_ss - 1u));
+}
+// whether p holds in any lane of the subgroup (uniform over it)
+fn sg_any(p: bool) -> bool {
+    return subgroupMax(select(0u, 1u, p)) != 0u;
+}
+#else
+var<workgroup> s_cl: array<u32, WG>;
+fn cl_fold(v: u32, mx: bool) -> u32 {
+    s_cl[g_lid] = v;
+    workgroupBarrier();
+    let base = g_lid & ~(TL - 1u);
+    var m = s_cl[base];
+    for (var i = 1u; i < TL; i++) {
+        m = select(min(m, s_cl[base + i]), max(m, s_cl[base + i]), mx);
+    }
+    workgroupBarrier();
+    return m;
+}
+fn cl_min(v: u32) -> u32 {
+    return cl_fold(v, false);
+}
+fn cl_max(v: u32) -> u32 {
+    return cl_fold(v, true);
+}
+fn cl_next(v: u32) -> u32 {
+    s_cl[g_lid] = v;
+    workgroupBarrier();
+    let r = s_cl[min(g_lid + 1u, WG - 1u)];
+    workgroupBarrier();
+    return r;
+}
+// without subgroups every lane takes the rare paths (barriers need the workgroup)
+fn sg_any(p: bool) -> bool {
+    return true;
+}
+#endif
+
+fn cl_all(p: bool) -> bool {
+    return cl_min(select(0u, 1u, p)) != 0u;
+}
+
+// The lane's 16 codes and whether all reconstruct within eb.
+struct Codes16 {
+    c0: vec4<u32>,
+    c1: vec4<u32>,
+    c2: vec4<u32>,
+    c3: vec4<u32>,
+    ok: bool,
+}
+
+fn codes16(u0: Unit, u1: Unit, u2: Unit, u3: Unit, r: FT, qlim: u32, nf: bool) -> Codes16 {
+    var a: Codes;
+    var b: Codes;
+    var c: Codes;
+    var d: Codes;
+    if (nf) {
+        a = unit_codes_nf(u0, r, qlim);
+        b = unit_codes_nf(u1, r, qlim);
+        c = unit_codes_nf(u2, r, qlim);
+        d = unit_codes_nf(u3, r, qlim);
+    } else {
+        a = unit_codes(u0, r, qlim);
+        b = unit_codes(u1, r, qlim);
+        c = unit_codes(u2, r, qlim);
+        d = unit_codes(u3, r, qlim);
+    }
+    return Codes16(a.c, b.c, c.c, d.c, a.ok && b.ok && c.ok && d.ok);
+}
+
+// Bit packer of one lane: words of the block's bit string emitted in order to
+// slots[wbase + k], the first one dropped when `skip0` (its low half belongs to the
+// previous lane), none at or past the block's word `nw` (relative to `base`).
+struct Packer {
+    lo: u32,
+    nb: u32,
+    k: u32,
+    first: u32,
+}
+
+fn pack_code(pk: ptr<function, Packer>, c: u32, w: u32, wbase: u32, base: u32, nw: u32, skip0: bool) {
+    let nb = (*pk).nb;
+    let lo = (*pk).lo | (c << nb);
+    // the bits of c past the word (shift amounts are taken modulo 32: nb = 0 selects 0)
+    let spill = select(0u, c >> ((32u - nb) & 31u), nb > 0u);
+    let nb2 = nb + w;
+    if (nb2 >= 32u) {
+        let k = (*pk).k;
+        if (k == 0u) {
+            (*pk).first = lo;
+        }
+        let j = wbase + k;
+        if (!(skip0 && k == 0u) && j - base < nw) {
+            slots[j] = lo;
+        }
+        (*pk).k = k + 1u;
+        (*pk).lo = spill;
+        (*pk).nb = nb2 - 32u;
+    } else {
+        (*pk).lo = lo;
+        (*pk).nb = nb2;
+    }
+}
+
+fn pack_vec(pk: ptr<function, Packer>, c: vec4<u32>, w: u32, wbase: u32, base: u32, nw: u32, skip0: bool) {
+    pack_code(pk, c.x, w, wbase, base, nw, skip0);
+    pack_code(pk, c.y, w, wbase, base, nw, skip0);
+    pack_code(pk, c.z, w, wbase, base, nw, skip0);
+    pack_code(pk, c.w, w, wbase, base, nw, skip0);
+}
+
+fn raw_unit(u: Unit, at: u32) {
+    if (u.n > 0u) {
+        slots[at] = u.lo.x;
+    }
+    if (u.n > 1u) {
+        slots[at + 1u] = u.lo.y;
+    }
+    if (u.n > 2u) {
+        slots[at + 2u] = u.lo.z;
+    }
+    if (u.n > 3u) {
+        slots[at + 3u] = u.lo.w;
+    }
+}
+
+// Block b by the team whose lane this is (t = 0..7); b may be past the last block.
+fn encode8(b: u32, t: u32) {
+    let live = b < P.nblocks;
+    let start = b * P.block_size;
+    let len = select(0u, block_len(b), live);
+    let end = start + len;
+    let i0 = start + LV * t;
+    let u0 = load_unit(i0, end);
+    let u1 = load_unit(i0 + 4u, end);
+    let u2 = load_unit(i0 + 8u, end);
+    let u3 = load_unit(i0 + 12u, end);
+
+    var mm = MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
+    fold_unit(&mm, u0, i0);
+    fold_unit(&mm, u1, i0 + 4u);
+    fold_unit(&mm, u2, i0 + 8u);
+    fold_unit(&mm, u3, i0 + 12u);
+    let any_special = cl_max(mm.special) != 0u;
+    let kmin = cl_min(mm.kmn);
+    let kmax = cl_max(mm.kmx);
+    let mn = value_of_key(kmin, 0u);
+    let mx = value_of_key(kmax, 0u);
+
+    var typ = BT_RAW;
+    var width = 0u;
+    var r = FT(0.0);
+    var cs = Codes16(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), false);
+    let tsmall = noflush_min();
+    let noflush = !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
+    if (P.exact == 1u) {
+        if (!any_special && key_eq(kmin, kmax)) {
+            typ = BT_CONST;
+            r = mn;
+        }
+    } else {
+        // the decisions of szx_encode (and of the twin's classify_block), with every
+        // exchange taken by all lanes; a block with a NaN, an infinity or a subnormal
+        // computes them too and stays raw
+        let d = subr(mx, mn);
+        let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
+        let mid = addr(mn, half);
+        let lv = levels(mx, mn);
+        var qok = lv.ok;
+        var w = lv.w;
+        let qlim = lv.qlim;
+        // a range above 4 eb (2 steps; exact) cannot be a constant block
+        let maybe_const = !(d > P.step * FT(2.0));
+        var lc = false;
+        if (maybe_const) {
+            if (noflush) {
+                lc = unit_const_ok_nf(u0, mid) && unit_const_ok_nf(u1, mid) && unit_const_ok_nf(u2, mid) && unit_const_ok_nf(u3, mid);
+            } else {
+                lc = unit_const_ok(u0, mid) && unit_const_ok(u1, mid) && unit_const_ok(u2, mid) && unit_const_ok(u3, mid);
+            }
+        }
+        let cok = cl_all(lc);
+        if (!cok && qok) {
+            cs = codes16(u0, u1, u2, u3, mn, qlim, noflush);
+            qok = cs.ok;
+        }
+        let qall = cl_all(qok);
+        var flags = select(0u, 2u, qall);
+        if (cok) {
+            flags = 1u;
+        }
+        var rq = mn;
+        var quant_ok = (flags & 2u) != 0u;
+        // quarter-step shift of the levels (see the CPU twin), for the blocks whose
+        // codes failed; taken by the whole subgroup when any of its blocks needs it
+        let need = live && !any_special && flags == 0u;
+        if (sg_any(need)) {
+            let r2 = subr(mn, mulr(P.step, FT(0.25)));
+            let lv2 = levels(mx, r2);
+            var ok2 = lv2.ok;
+            let w2 = lv2.w;
+            let qlim2 = lv2.qlim;
+            var c2 = Codes16(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), false);
+            if (ok2) {
+                c2 = codes16(u0, u1, u2, u3, r2, qlim2, false);
+                ok2 = c2.ok;
+            }
+            let all2 = cl_all(ok2);
+            if (need && all2) {
+                quant_ok = true;
+                rq = r2;
+                w = w2;
+                cs = c2;
+            }
+        }
+        if (!any_special) {
+            if ((flags & 1u) != 0u) {
+                typ = BT_CONST;
+                r = mid;
+            } else if (quant_ok && block_cost(BT_QUANT | (w << 8u), len) < len * WT) {
+                typ = BT_QUANT;
+                width = w;
+                r = rq;
+            }
+        }
+    }
+    let inf = typ | (width << 8u);
+    if (live && t == 0u) {
+        info[b] = inf;
+        refs[b] = r;
+        cost[b] = block_cost(inf, len);
+    }
+    let base = start * WT;
+    if (live && typ == BT_RAW) {
+        raw_unit(u0, i0);
+        raw_unit(u1, i0 + 4u);
+        raw_unit(u2, i0 + 8u);
+        raw_unit(u3, i0 + 12u);
+    }
+    // the codes of a quantized block; every lane runs the packer (w = 0 stores nothing)
+    let wq = select(0u, width, live && typ == BT_QUANT);
+    let nw = (len * wq + 31u) / 32u;
+    let oddw = (wq & 1u) == 1u;
+    let skip0 = oddw && (t & 1u) == 1u;
+    let wbase = base + ((wq * t) >> 1u);
+    var pk = Packer(0u, select(0u, 16u, skip0), 0u, 0u);
+    if (wq > 0u) {
+        pack_vec(&pk, cs.c0, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, cs.c1, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, cs.c2, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, cs.c3, wq, wbase, base, nw, skip0);
+    }
+    // odd widths: an even lane's last half word takes the next lane's first 16 bits
+    // (in the high half of that lane's first word, which it did not store)
+    let head = cl_next(pk.first >> 16u);
+    if (oddw && !skip0) {
+        let j = wbase + pk.k;
+        if (j - base < nw) {
+            slots[j] = pk.lo | (head << 16u);
+        }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn szx_encode8(@builtin(local_invocation_index) lid: u32,
+               @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let lanes = vec2<u32>(SG_ARGS);
+    g_lid = lid;
+    g_sl = lanes.x;
+    g_ss = lanes.y;
+    let teams = WG / TL;
+    let stride = nwg.x * nwg.y * teams;
+    // the workgroup's first block of each round (uniform over the workgroup)
+    for (var b0 = wg_linear(wid, nwg) * teams; b0 < P.nblocks; b0 += stride) {
+        encode8(b0 + lid / TL, lid % TL);
+    }
+}
