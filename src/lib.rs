@@ -23,4 +23,6 @@ pub mod stages;
 pub mod stream;
 
 pub use backend::{Backend, BackendChoice};
-pub use pipeline::{decompress, decompress_device, Compressed, Decompressed, DeviceField, Pipeline, RunReport};
+pub use pipeline::{
+    decompress, decompress_device, decompress_into, Compressed, Decompressed, DecompressedInto, DeviceField, Pipeline, RunReport,
+};

@@ -205,3 +205,28 @@ fn phases_split_the_wall_time() {
         }
     }
 }
+
+/// `decompress_into` writes what `decompress` returns into the caller's buffer, with
+/// the field's type and dims; a buffer of another size is a typed input error.
+#[test]
+fn decompress_into_matches_decompress() {
+    let be = gpu();
+    let dims = Dims::new(300, 70, 1).unwrap();
+    let v: Vec<f32> = (0..dims.len() as usize).map(|i| ((i % 300) as f32 * 0.02).sin() * ((i / 300) as f32 * 0.05).cos() * 7.0).collect();
+    let f = Field::from_f32(dims, &v).unwrap();
+    for preset in ["szx", "szp_composed"] {
+        let c = noa_pipeline(preset).compress(be.as_ref(), &f).unwrap();
+        let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+        let mut out = vec![0xA5u8; f.bytes.len()];
+        let di = fzwgpu::decompress_into(be.as_ref(), &c.bytes, &Default::default(), &mut out).unwrap();
+        assert_eq!(out, d.field.bytes, "{preset}");
+        assert_eq!((di.dtype, di.dims), (DataType::F32, dims), "{preset}");
+        for len in [f.bytes.len() - 4, f.bytes.len() + 4, 0] {
+            let mut short = vec![0u8; len];
+            match fzwgpu::decompress_into(be.as_ref(), &c.bytes, &Default::default(), &mut short) {
+                Err(Error::Input(m)) => assert!(m.contains("output buffer"), "{m}"),
+                other => panic!("{preset}: a {len}-byte buffer: {:?}", other.map(|d| d.dims)),
+            }
+        }
+    }
+}

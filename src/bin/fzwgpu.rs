@@ -1031,7 +1031,7 @@ fn bench_field(
     let copies = copy_seconds(be, &field.bytes, reps.max(1))?;
     let (up_s, down_s, down_best_s) = (copies.up_s, copies.down_s, copies.best_down_s());
     println!(
-        "copy: host->device {} GB/s, device->host {} GB/s into fresh memory, {} GB/s into touched memory (write_buffer / readbacks of the field's {} bytes, median of {}); '%up' / '%down' = e2e against the upload / the faster readback",
+        "copy: host->device {} GB/s, device->host {} GB/s into fresh memory, {} GB/s into touched memory (write_buffer / readbacks of the field's {} bytes, median of {}); '%up' / '%down' / '%into' = e2e against the upload / the faster readback / the readback into touched memory ('dec into': decompress_into a buffer reused across runs)",
         fmt_opt(gbps(n, Some(up_s))),
         fmt_opt(gbps(n, Some(down_s))),
         fmt_opt(gbps(n, Some(copies.down_touched_s))),
@@ -1044,8 +1044,8 @@ fn bench_field(
         if batched { "batched in one submission, mean" } else { "separate submissions, median" }
     );
     println!(
-        "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>8}",
-        "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "max err", "ok"
+        "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>8}",
+        "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "dec into", "%into", "max err", "ok"
     );
     for name in names {
         let mut one = || -> Result<()> {
@@ -1072,6 +1072,10 @@ fn bench_field(
             }
             p.options.timing_replays = 0;
             let mut last = None;
+            // decompress_into's destination: one buffer, touched before the first run
+            let mut into = fzwgpu::hostmem::zeroed(field.bytes.len())?;
+            fzwgpu::hostmem::par_copy(&mut into, &field.bytes);
+            let mut diw = vec![];
             for _ in 0..reps.max(1) {
                 let c = p.compress(be, field)?;
                 cw.push(c.report.wall_seconds);
@@ -1080,17 +1084,24 @@ fn bench_field(
                 }
                 let d = fzwgpu::decompress(be, &c.bytes, &opts)?;
                 dw.push(d.report.wall_seconds);
+                let di = fzwgpu::decompress_into(be, &c.bytes, &opts, &mut into)?;
+                diw.push(di.report.wall_seconds);
                 last = Some((c, d));
             }
             let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
+            if into != d.field.bytes {
+                return Err(Error::Device(format!("{name}: decompress_into and decompress reconstructed different fields")));
+            }
+            let diw = median(&mut diw);
             let q = metrics::quality(field, &d.field);
             let bound_abs = c.report.field_bound();
             let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
             let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
             let pct = |copy: f64, e2e: Option<f64>| e2e.filter(|&t| t > 0.0).map(|t| 100.0 * copy / t);
             let (c_pct, d_pct, d_best_pct) = (pct(up_s, cw), pct(down_s, dw), pct(down_best_s, dw));
+            let di_pct = pct(copies.down_touched_s, diw);
             println!(
-                "{:<14} {:>8.3} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11.3e} {:>8}",
+                "{:<14} {:>8.3} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11.3e} {:>8}",
                 name,
                 metrics::ratio(n, c.bytes.len() as u64),
                 fmt_opt(gbps(n, ck)),
@@ -1099,6 +1110,8 @@ fn bench_field(
                 fmt_opt(gbps(n, dk)),
                 fmt_opt(gbps(n, dw)),
                 d_best_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
+                fmt_opt(gbps(n, diw)),
+                di_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
                 q.max_abs_error,
                 ok
             );
@@ -1133,6 +1146,9 @@ fn bench_field(
                     "copy_down_touched_gbps": gbps(n, Some(copies.down_touched_s)),
                     "decompress_e2e_pct_of_download": d_pct,
                     "decompress_e2e_pct_of_best_download": d_best_pct,
+                    "decompress_into_e2e_s": diw,
+                    "decompress_into_e2e_gbps": gbps(n, diw),
+                    "decompress_into_pct_of_touched_download": di_pct,
                     "reps": reps,
                     "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
                     "version": env!("CARGO_PKG_VERSION"),

@@ -856,7 +856,7 @@ impl Pipeline {
 
 /// Decompress an FZM archive: the stages are rebuilt from the archive alone.
 pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<Decompressed> {
-    match decompress_to(backend, bytes, opts, false)? {
+    match decompress_to(backend, bytes, opts, Target::Host)? {
         (Some(field), None, report) => Ok(Decompressed { field, report }),
         _ => Err(Error::Pipeline("decompress: no host field".into())),
     }
@@ -864,20 +864,57 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
 
 /// Decompress into device memory (no download of the field).
 pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<(DeviceField<'b>, RunReport)> {
-    match decompress_to(backend, bytes, opts, true)? {
+    match decompress_to(backend, bytes, opts, Target::Device)? {
         (None, Some(df), report) => Ok((df, report)),
         _ => Err(Error::Pipeline("decompress_device: no device field".into())),
     }
+}
+
+/// Decompress into the caller's memory: `out` must hold exactly the archive's
+/// uncompressed bytes (else a typed input error before any device work). For callers
+/// that decompress many archives into the same arrays: the readback lands in memory
+/// whose pages are already mapped, where a fresh `Vec` pays a page fault per 4 KiB
+/// (PERFORMANCE.md, round 11). Returns the field's type and dims with the report.
+pub fn decompress_into(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions, out: &mut [u8]) -> Result<DecompressedInto> {
+    let mut meta = None;
+    let (_, _, report) = decompress_to(backend, bytes, opts, Target::Into(out, &mut meta))?;
+    let (dtype, dims) = meta.ok_or_else(|| Error::Pipeline("decompress_into: no field".into()))?;
+    Ok(DecompressedInto { dtype, dims, report })
+}
+
+/// What [`decompress_into`] returns: the field's type and dims (its bytes are in the
+/// caller's buffer) and the run's report.
+#[derive(Debug, Clone)]
+pub struct DecompressedInto {
+    pub dtype: DataType,
+    pub dims: Dims,
+    pub report: RunReport,
+}
+
+/// Where a decompression's field goes.
+enum Target<'o> {
+    Host,
+    Device,
+    Into(&'o mut [u8], &'o mut Option<(DataType, Dims)>),
 }
 
 fn decompress_to<'b>(
     backend: &'b dyn Backend,
     bytes: &[u8],
     opts: &RunOptions,
-    resident: bool,
+    target: Target<'_>,
 ) -> Result<(Option<Field>, Option<DeviceField<'b>>, RunReport)> {
     let t0 = Instant::now();
     let arch = fzm::read(bytes)?;
+    if let Target::Into(out, _) = &target {
+        if out.len() as u64 != arch.header.uncompressed_size {
+            return Err(Error::Input(format!(
+                "the output buffer holds {} bytes, the archive decompresses to {}",
+                out.len(),
+                arch.header.uncompressed_size
+            )));
+        }
+    }
     let t_parse = t0.elapsed().as_secs_f64();
     let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(arch.stages.len());
     for (i, s) in arch.stages.iter().enumerate() {
@@ -928,7 +965,7 @@ fn decompress_to<'b>(
     let mut holder = None;
     let be = cpu_fallback(backend, needs_f64, loops, &mut holder, &mut notes);
     let fell_back = be.info().kind != backend.info().kind;
-    if resident && fell_back {
+    if matches!(target, Target::Device) && fell_back {
         return Err(Error::Unsupported(format!(
             "this archive cannot be decoded on the adapter ({})",
             notes.last().map_or("", |n| n.1.as_str())
@@ -1102,15 +1139,25 @@ fn decompress_to<'b>(
     let count = len / dtype.size() as u64;
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
     let mut t_download = 0.0;
-    let (host, device) = if resident {
-        r.keep(slice.buf);
-        (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))
-    } else {
-        let td = Instant::now();
-        let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
-        t_download = td.elapsed().as_secs_f64();
-        bytes.truncate(len as usize);
-        (Some(Field::new(dtype, dims, bytes)?), None)
+    let (host, device) = match target {
+        Target::Device => {
+            r.keep(slice.buf);
+            (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))
+        }
+        Target::Host => {
+            let td = Instant::now();
+            let mut bytes = be.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
+            t_download = td.elapsed().as_secs_f64();
+            bytes.truncate(len as usize);
+            (Some(Field::new(dtype, dims, bytes)?), None)
+        }
+        Target::Into(out, meta) => {
+            let td = Instant::now();
+            be.read_into(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))], &mut [out])?;
+            t_download = td.elapsed().as_secs_f64();
+            *meta = Some((dtype, dims));
+            (None, None)
+        }
     };
     let (t_device, t_alloc) = (r.submit_seconds, r.alloc_seconds);
     let mut report = RunReport {
