@@ -10,7 +10,8 @@
 #     readback into touched memory too);
 #  3. validation of szx with FZWGPU_SZX_TEAM8=on through both backends (archives and
 #     reconstructions against the cpu backend: every real field, 3 bounds, f32 and f64);
-#  4. ncu of both encoders through CUDA (256 MiB 2-D): instructions, registers, time.
+#  4. the copy probe into touched memory and decompress_into end to end (both backends);
+#  5. ncu of both encoders through CUDA (256 MiB 2-D): instructions, registers, time.
 # If it wins and validates: make it the default (src/stages/szx.rs `encoder`), run suite.sh.
 source .device/setup.sh
 for be in cuda wgpu; do
@@ -28,6 +29,10 @@ for be in cuda wgpu; do left 450 || break
   FZWGPU_SZX_TEAM8=on B=/tmp/ct/fzwgpu EXTRA="--backend $be" PRESETS="szx" timeout 75 bash .device/validation.sh > $OUT/r12a-val-$be.log 2>&1
   echo "validation team8 $be: $(grep -cE '^szx' $OUT/r12a-val-$be.log) passed, $(grep -c '^FAIL' $OUT/r12a-val-$be.log) failed, $(grep -c ALL_DONE $OUT/r12a-val-$be.log) done"
   grep '^FAIL' $OUT/r12a-val-$be.log | cut -c1-160 | head -3
+done
+# 4. the copy probe into touched memory and decompress_into (bench's 'dec into', '%into')
+for be in cuda wgpu; do left 500 || break
+  timeout 60 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx,szp_composed --json $OUT/r12a-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-150 | sed "s/^/e2e $be: /"
 done
 for t in off on; do left 540 || break
   FZWGPU_SZX_TEAM8=$t timeout 30 /usr/local/cuda/bin/ncu -k regex:szx_encode -c 1 --metrics smsp__inst_executed.sum,gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active /tmp/ct/fzwgpu bench --backend cuda --size 256M --fields smooth --reps 1 --warmup 0 --replays 0 --presets szx 2>&1 | grep -E "szx_encode|inst_exec|duration|registers|warps_active" | sed "s/^/ncu team8=$t: /"
