@@ -174,3 +174,21 @@ fn writing_in_place_equals_writing_copies() {
     let bad = fzm::finish(&a.stages, &big, &lay, &mut out, 0);
     assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
 }
+
+/// Meta entries FORMAT.md calls corrupt (a width on a constant or raw block, a
+/// quantized width above 24 for float32, an unknown type) are typed errors, with the
+/// CRCs made right so the entry itself is what is checked.
+#[test]
+fn szx_meta_entries_outside_the_format_are_corrupt() {
+    let a = sample();
+    let hs = fzm::read(&a).unwrap().header.header_size as usize;
+    for (entry, what) in [(0x0300u16, "constant, width 3"), (0x0102, "raw, width 1"), (0x1901, "quantized, width 25"), (0x0003, "type 3")] {
+        let mut b = a.clone();
+        b[hs..hs + 2].copy_from_slice(&entry.to_le_bytes());
+        refresh_crcs(&mut b);
+        match fzwgpu::decompress(cpu().as_ref(), &b, &Default::default()) {
+            Err(Error::Corrupt(m)) => assert!(m.contains("meta entry"), "{what}: {m}"),
+            other => panic!("{what}: {:?}", other.map(|d| d.field.bytes.len())),
+        }
+    }
+}

@@ -211,23 +211,48 @@ impl SzxStage {
         // spans of blocks scanned on several threads, merged in order (the first bad
         // entry is the one reported)
         const SPAN: u64 = 1 << 16;
+        let cost_of = |inf: u32, len: u32| if f64v { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
+        // the cost of a whole block by its meta entry (type | width << 8), u32::MAX for
+        // an entry no encoder writes; the last block may be shorter (computed apart)
+        let mut full = vec![u32::MAX; 1 << 16];
+        full[BT_CONST as usize] = cost_of(BT_CONST, g.bs as u32);
+        full[BT_RAW as usize] = cost_of(BT_RAW, g.bs as u32);
+        if !exact {
+            for w in 0..=maxw {
+                full[(BT_QUANT | w << 8) as usize] = cost_of(BT_QUANT | w << 8, g.bs as u32);
+            }
+        }
+        let full = &full;
         let spans: Vec<Result<(Vec<u64>, SzxStats)>> = (0..g.nb.div_ceil(SPAN))
             .into_par_iter()
             .map(|sp| {
                 let mut per_chunk = vec![0u64; g.nchunks as usize];
                 let mut st = SzxStats::default();
-                for b in sp * SPAN..((sp + 1) * SPAN).min(g.nb) {
-                    let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
-                    let (t, w) = (inf & 0xff, inf >> 8);
-                    let len = (g.n - b * g.bs).min(g.bs) as u32;
-                    match t {
-                        BT_CONST => st.constant += 1,
-                        BT_QUANT if w <= maxw && !exact => st.quantized += 1,
-                        BT_RAW if w == 0 => st.raw += 1,
-                        _ => return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}"))),
+                let (mut lo, hi) = (sp * SPAN, ((sp + 1) * SPAN).min(g.nb));
+                // runs of blocks inside one chunk
+                while lo < hi {
+                    let k = lo / g.cb;
+                    let end = hi.min((k + 1) * g.cb);
+                    let mut words = 0u64;
+                    for b in lo..end {
+                        let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
+                        let mut c = full[inf as usize];
+                        if c != u32::MAX && b + 1 == g.nb {
+                            c = cost_of(inf, (g.n - b * g.bs) as u32);
+                        }
+                        if c == u32::MAX {
+                            let (t, w) = (inf & 0xff, inf >> 8);
+                            return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}")));
+                        }
+                        match inf & 0xff {
+                            BT_CONST => st.constant += 1,
+                            BT_QUANT => st.quantized += 1,
+                            _ => st.raw += 1,
+                        }
+                        words += c as u64;
                     }
-                    let c = if f64v { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
-                    per_chunk[(b / g.cb) as usize] += c as u64;
+                    per_chunk[k as usize] += words;
+                    lo = end;
                 }
                 Ok((per_chunk, st))
             })
