@@ -25,6 +25,11 @@ ab() { # backend field-args label
 for be in cuda wgpu; do
   ab $be "--size 1G --fields smooth" 2-D; ab $be "--size 1G --fields smooth" 2-D; ab $be "--dims 268435456" 1-D; ab $be "--size 256M --fields tiled" tiled
 done
+# szx_encode8 takes 80 registers for sm_90 (3 workgroups of 256 per SM): capped at 64
+# (FZWGPU_CUDA_MINBLOCKS=4, every kernel; diagnostic) for occupancy against spills
+if left 380; then
+  FZWGPU_SZX_TEAM8=on FZWGPU_CUDA_MINBLOCKS=4 timeout 60 /tmp/ct/fzwgpu bench --backend cuda --size 1G --fields smooth --reps 3 --presets szx 2>&1 | grep -E "^szx" | awk '{print "cuda 2-D team8=on minblocks=4 compress", $3, "decompress", $6}'
+fi
 # szx_encode8 has one loop (the rounds) where szx_encode has many: what naga's loop
 # counters still cost it through Vulkan (diagnostic; noloop changed float64 szx_encode
 # results in round 10, szx_encode8 is float32 only), and its twins under noloop
