@@ -230,3 +230,31 @@ fn decompress_into_matches_decompress() {
         }
     }
 }
+
+/// `compress_into` writes the bytes `compress` returns, whatever the reused buffer
+/// held (longer, shorter, with spare capacity, empty), for a preset whose archive is
+/// read straight into place and one coded on the host.
+#[test]
+fn compress_into_reuses_memory_and_writes_the_same_archive() {
+    let be = gpu();
+    let dims = Dims::new(300, 70, 1).unwrap();
+    let v: Vec<f32> = (0..dims.len() as usize).map(|i| ((i % 300) as f32 * 0.02).sin() * ((i / 300) as f32 * 0.05).cos() * 7.0).collect();
+    let f = Field::from_f32(dims, &v).unwrap();
+    for preset in ["szx", "szp_centered", "sperr_gpu"] {
+        let want = noa_pipeline(preset).compress(be.as_ref(), &f).unwrap().bytes;
+        let n = want.len();
+        let mut spare = Vec::with_capacity(2 * n);
+        spare.extend(std::iter::repeat_n(0xCDu8, n / 2));
+        for (what, mut out) in
+            [("empty", Vec::new()), ("longer", vec![0xABu8; 2 * n]), ("shorter", vec![0x5Au8; n / 3]), ("spare capacity", spare)]
+        {
+            let reused = out.capacity() >= n;
+            let ptr = out.as_ptr();
+            noa_pipeline(preset).compress_into(be.as_ref(), &f, &mut out).unwrap();
+            assert!(out == want, "{preset}, {what} buffer: a different archive");
+            if reused && preset != "sperr_gpu" {
+                assert_eq!(out.as_ptr(), ptr, "{preset}, {what} buffer: not reused");
+            }
+        }
+    }
+}

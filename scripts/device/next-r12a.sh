@@ -44,7 +44,7 @@ for be in cuda wgpu; do left 450 || break
 done
 # 4. the copy probe into touched memory and decompress_into (bench's 'dec into', '%into')
 for be in cuda wgpu; do left 500 || break
-  timeout 60 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx,szp_composed --json $OUT/r12a-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-150 | sed "s/^/e2e $be: /"
+  timeout 60 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx,szp_composed --json $OUT/r12a-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-220 | sed "s/^/e2e $be: /"
 done
 for t in off on; do left 540 || break
   FZWGPU_SZX_TEAM8=$t timeout 30 /usr/local/cuda/bin/ncu -k regex:szx_encode -c 1 --metrics smsp__inst_executed.sum,gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active /tmp/ct/fzwgpu bench --backend cuda --size 256M --fields smooth --reps 1 --warmup 0 --replays 0 --presets szx 2>&1 | grep -E "szx_encode|inst_exec|duration|registers|warps_active" | sed "s/^/ncu team8=$t: /"

@@ -1031,7 +1031,7 @@ fn bench_field(
     let copies = copy_seconds(be, &field.bytes, reps.max(1))?;
     let (up_s, down_s, down_best_s) = (copies.up_s, copies.down_s, copies.best_down_s());
     println!(
-        "copy: host->device {} GB/s, device->host {} GB/s into fresh memory, {} GB/s into touched memory (write_buffer / readbacks of the field's {} bytes, median of {}); '%up' / '%down' / '%into' = e2e against the upload / the faster readback / the readback into touched memory ('dec into': decompress_into a buffer reused across runs)",
+        "copy: host->device {} GB/s, device->host {} GB/s into fresh memory, {} GB/s into touched memory (write_buffer / readbacks of the field's {} bytes, median of {}); '%up' / '%upi' / '%down' / '%into' = e2e against the upload / the upload / the faster readback / the readback into touched memory ('comp into', 'dec into': compress_into / decompress_into buffers reused across runs)",
         fmt_opt(gbps(n, Some(up_s))),
         fmt_opt(gbps(n, Some(down_s))),
         fmt_opt(gbps(n, Some(copies.down_touched_s))),
@@ -1044,8 +1044,21 @@ fn bench_field(
         if batched { "batched in one submission, mean" } else { "separate submissions, median" }
     );
     println!(
-        "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>8}",
-        "preset", "ratio", "comp k", "comp e2e", "%up", "dec k", "dec e2e", "%down", "dec into", "%into", "max err", "ok"
+        "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>8}",
+        "preset",
+        "ratio",
+        "comp k",
+        "comp e2e",
+        "%up",
+        "comp into",
+        "%upi",
+        "dec k",
+        "dec e2e",
+        "%down",
+        "dec into",
+        "%into",
+        "max err",
+        "ok"
     );
     for name in names {
         let mut one = || -> Result<()> {
@@ -1076,7 +1089,12 @@ fn bench_field(
             let mut into = fzwgpu::hostmem::zeroed(field.bytes.len())?;
             fzwgpu::hostmem::par_copy(&mut into, &field.bytes);
             let mut diw = vec![];
+            // compress_into's archive buffer: reused across runs (touched by the first)
+            let (mut reused, mut ciw) = (Vec::new(), vec![]);
+            p.compress_into(be, field, &mut reused)?;
             for _ in 0..reps.max(1) {
+                let ci = p.compress_into(be, field, &mut reused)?;
+                ciw.push(ci.wall_seconds);
                 let c = p.compress(be, field)?;
                 cw.push(c.report.wall_seconds);
                 if c.bytes != archive {
@@ -1092,21 +1110,26 @@ fn bench_field(
             if into != d.field.bytes {
                 return Err(Error::Device(format!("{name}: decompress_into and decompress reconstructed different fields")));
             }
-            let diw = median(&mut diw);
+            if reused != c.bytes {
+                return Err(Error::Device(format!("{name}: compress_into and compress wrote different archives")));
+            }
+            let (diw, ciw) = (median(&mut diw), median(&mut ciw));
             let q = metrics::quality(field, &d.field);
             let bound_abs = c.report.field_bound();
             let ok = q.max_abs_error <= bound_abs && q.non_finite_mismatches == 0;
             let (ck, cw, dk, dw) = (median(&mut ck), median(&mut cw), median(&mut dk), median(&mut dw));
             let pct = |copy: f64, e2e: Option<f64>| e2e.filter(|&t| t > 0.0).map(|t| 100.0 * copy / t);
             let (c_pct, d_pct, d_best_pct) = (pct(up_s, cw), pct(down_s, dw), pct(down_best_s, dw));
-            let di_pct = pct(copies.down_touched_s, diw);
+            let (di_pct, ci_pct) = (pct(copies.down_touched_s, diw), pct(up_s, ciw));
             println!(
-                "{:<14} {:>8.3} {:>11} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11.3e} {:>8}",
+                "{:<14} {:>8.3} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11.3e} {:>8}",
                 name,
                 metrics::ratio(n, c.bytes.len() as u64),
                 fmt_opt(gbps(n, ck)),
                 fmt_opt(gbps(n, cw)),
                 c_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
+                fmt_opt(gbps(n, ciw)),
+                ci_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
                 fmt_opt(gbps(n, dk)),
                 fmt_opt(gbps(n, dw)),
                 d_best_pct.map_or("-".to_string(), |v| format!("{v:.0}%")),
@@ -1146,6 +1169,9 @@ fn bench_field(
                     "copy_down_touched_gbps": gbps(n, Some(copies.down_touched_s)),
                     "decompress_e2e_pct_of_download": d_pct,
                     "decompress_e2e_pct_of_best_download": d_best_pct,
+                    "compress_into_e2e_s": ciw,
+                    "compress_into_e2e_gbps": gbps(n, ciw),
+                    "compress_into_pct_of_upload": ci_pct,
                     "decompress_into_e2e_s": diw,
                     "decompress_into_e2e_gbps": gbps(n, diw),
                     "decompress_into_pct_of_touched_download": di_pct,

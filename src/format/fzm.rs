@@ -153,6 +153,31 @@ pub fn alloc(lay: &Layout) -> Result<Vec<u8>> {
     crate::hostmem::zeroed(total)
 }
 
+/// [`alloc`] in `recycled`'s memory when it can hold the archive (else a fresh
+/// allocation): the bytes the payload copies do not write (the header and the padding
+/// between payloads, `sizes[i]` bytes at `lay.offsets[i]`) are zero, the payload
+/// regions hold whatever they held (every byte of them is written next).
+pub fn alloc_reusing(lay: &Layout, sizes: &[u64], mut recycled: Vec<u8>) -> Result<Vec<u8>> {
+    let total = usize::try_from(lay.total).map_err(|_| Error::OutOfMemory(format!("archive of {} bytes", lay.total)))?;
+    if recycled.capacity() < total || sizes.len() != lay.offsets.len() {
+        return alloc(lay);
+    }
+    if recycled.len() >= total {
+        recycled.truncate(total);
+    } else {
+        recycled.resize(total, 0);
+    }
+    recycled[..lay.header_size].fill(0);
+    let mut end = lay.header_size;
+    for (&off, &size) in lay.offsets.iter().zip(sizes) {
+        let start = lay.header_size + off as usize;
+        recycled[end..start].fill(0);
+        end = start + size as usize;
+    }
+    recycled[end..].fill(0);
+    Ok(recycled)
+}
+
 /// Fill in the header of an archive whose payloads are already in place (`out` from
 /// [`alloc`], buffer `i`'s `entries[i].data_size` bytes at `lay.offsets[i]` after the
 /// header), and both CRCs. The padding between payloads must be zero.

@@ -462,16 +462,29 @@ impl Pipeline {
 
     /// Compress `field` on `backend` into a self-describing FZM archive.
     pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
-        self.compress_input(backend, Input::Host(field))
+        self.compress_input(backend, Input::Host(field), Vec::new())
+    }
+
+    /// [`Pipeline::compress`] into `out`, whose memory is reused when it can hold the
+    /// archive (its old contents are replaced; the archive is the same bytes): for
+    /// callers that compress step after step, the archive's readback then lands in
+    /// memory whose pages are already mapped instead of a fresh allocation that pays a
+    /// page fault per 4 KiB (PERFORMANCE.md, round 11). On error `out` is left empty.
+    pub fn compress_into(&mut self, backend: &dyn Backend, field: &Field, out: &mut Vec<u8>) -> Result<RunReport> {
+        let c = self.compress_input(backend, Input::Host(field), std::mem::take(out))?;
+        *out = c.bytes;
+        Ok(c.report)
     }
 
     /// Compress a field already in device memory (no upload; the archive is the same
     /// as [`Pipeline::compress`] of the same values).
     pub fn compress_device(&mut self, field: &DeviceField) -> Result<Compressed> {
-        self.compress_input(field.backend, Input::Device(field))
+        self.compress_input(field.backend, Input::Device(field), Vec::new())
     }
 
-    fn compress_input(&mut self, backend: &dyn Backend, input: Input) -> Result<Compressed> {
+    /// `recycled`: memory for the archive (see [`Pipeline::compress_into`]; empty: a
+    /// fresh allocation).
+    fn compress_input(&mut self, backend: &dyn Backend, input: Input, recycled: Vec<u8>) -> Result<Compressed> {
         let t0 = Instant::now();
         struct Meta {
             dtype: DataType,
@@ -688,7 +701,7 @@ impl Pipeline {
             let mut regions: Vec<&mut [u8]> = Vec::with_capacity(sizes.len());
             if direct {
                 let lay = fzm::layout(self.order.len(), &sizes)?;
-                let archive = fzm::alloc(&lay)?;
+                let archive = fzm::alloc_reusing(&lay, &sizes, recycled)?;
                 placed = Some((lay, archive));
                 let (lay, archive) = placed.as_mut().expect("just set");
                 let mut rest = &mut archive[lay.header_size..];
