@@ -182,6 +182,8 @@ pub fn compress_stream<R: Read, W: Write>(
     let mut entries = Vec::new();
     let sz = dtype.size() as u64;
     let mut buf = Vec::new();
+    // one archive buffer for all chunks (compress_into reuses its memory)
+    let mut archive = Vec::new();
     let mut first = 0u64;
     while first < n {
         let count = per.min(n - first);
@@ -192,11 +194,11 @@ pub fn compress_stream<R: Read, W: Write>(
         if let Some(b) = abs {
             p.override_bound(b)?;
         }
-        let c = p.compress(backend, &field)?;
+        p.compress_into(backend, &field, &mut archive)?;
         buf = field.bytes;
-        out.write_all(&c.bytes).map_err(|e| Error::io("writing a chunk", e))?;
-        entries.push(ChunkEntry { offset, length: c.bytes.len() as u64, first, count });
-        offset += c.bytes.len() as u64;
+        out.write_all(&archive).map_err(|e| Error::io("writing a chunk", e))?;
+        entries.push(ChunkEntry { offset, length: archive.len() as u64, first, count });
+        offset += archive.len() as u64;
         first += count;
         progress(first * sz);
     }
