@@ -480,6 +480,8 @@ pub fn decompress_sequential<R: Read, W: Write>(
     let (unit, slab_dims) = slab(header.dims);
     let sz = header.dtype.size() as u64;
     let mut entries = Vec::new();
+    // one field buffer for all chunks (decompress_into reuses its memory)
+    let mut values = Vec::new();
     let (mut pos, mut first) = (HEADER_BYTES as u64, 0u64);
     while first < n {
         let count = header.chunk_values.min(n - first);
@@ -495,11 +497,16 @@ pub fn decompress_sequential<R: Read, W: Write>(
         let mut bytes = core;
         bytes.resize(total as usize, 0);
         r.read_exact(&mut bytes[80..]).map_err(io("reading a chunk"))?;
-        let d = decompress(backend, &bytes, &Default::default())?;
-        if d.field.dtype != header.dtype || d.field.dims != slab_dims(count / unit)? {
-            return Err(Error::corrupt(format!("FZMS chunk {} holds {} {}", entries.len(), d.field.dims, d.field.dtype)));
+        values.resize((count * sz) as usize, 0);
+        let d = match crate::pipeline::decompress_into(backend, &bytes, &Default::default(), &mut values) {
+            // a chunk whose archive decodes to another size than the index says
+            Err(Error::Input(m)) => return Err(Error::corrupt(format!("FZMS chunk {}: {m}", entries.len()))),
+            d => d?,
+        };
+        if d.dtype != header.dtype || d.dims != slab_dims(count / unit)? {
+            return Err(Error::corrupt(format!("FZMS chunk {} holds {} {}", entries.len(), d.dims, d.dtype)));
         }
-        out.write_all(&d.field.bytes).map_err(io("writing decoded values"))?;
+        out.write_all(&values).map_err(io("writing decoded values"))?;
         entries.push(ChunkEntry { offset: pos, length: total, first, count });
         pos += total;
         first += count;
