@@ -284,3 +284,26 @@ fn levels(mx: FT, r: FT) -> Levels {
     let w = 32u - countLeadingZeros(q);
     return Levels(ok, w, width_limit(w));
 }
+
+// A block's midpoint (the constant block's value), whether it may be constant (a
+// range above 4 eb = 2 steps, exact, cannot be), and its code levels from its minimum:
+// the decisions of the CPU twin's classify_block, shared by the encoders.
+struct Basics {
+    mid: FT,
+    maybe_const: bool,
+    lv: Levels,
+}
+
+fn block_basics(mn: FT, mx: FT) -> Basics {
+    let d = subr(mx, mn);
+    let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
+    return Basics(addr(mn, half), !(d > P.step * FT(2.0)), levels(mx, mn));
+}
+
+// Whether a block of float32 values with this min / max takes the flush-free value
+// path: no NaN / infinity / subnormal, not exact mode, 1 / step normal, one sign and
+// no magnitude below noflush_min (see the flush-free path above).
+fn block_noflush(any_special: bool, mn: FT, mx: FT) -> bool {
+    let t = noflush_min();
+    return F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= t || mx <= -t);
+}

@@ -213,8 +213,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     // float32 blocks with no small magnitudes take the flush-free value path
     // (a block of one sign whose smallest magnitude is >= T has no small magnitude;
     // a block that straddles zero takes the flushing path)
-    let tsmall = noflush_min();
-    let noflush = F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
+    let noflush = block_noflush(any_special, mn, mx);
     if (!any_special) {
         if (P.exact == 1u) {
             if (key_eq(kmin, kmax)) {
@@ -223,15 +222,12 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
             }
         } else {
             // pass 2: verify (same decisions as the CPU twin's classify_block)
-            let d = subr(mx, mn);
-            let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
-            let mid = addr(mn, half);
-            let lv = levels(mx, mn);
-            var qok = lv.ok;
-            var w = lv.w;
-            let qlim = lv.qlim;
-            // a range above 4 eb (2 steps; exact) cannot be a constant block
-            let maybe_const = !(d > P.step * FT(2.0));
+            let bb = block_basics(mn, mx);
+            let mid = bb.mid;
+            let maybe_const = bb.maybe_const;
+            var qok = bb.lv.ok;
+            var w = bb.lv.w;
+            let qlim = bb.lv.qlim;
             // constant first: the constant test (one team AND) before any code, and a
             // constant block computes none (it wins over a quantized one, as in the
             // twin). The rest keeps the layout of the combined pass.

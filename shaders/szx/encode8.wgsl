@@ -209,8 +209,7 @@ fn encode8(b: u32, t: u32) {
     var width = 0u;
     var r = FT(0.0);
     var cs = Codes16(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), false);
-    let tsmall = noflush_min();
-    let noflush = !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= tsmall || mx <= -tsmall);
+    let noflush = block_noflush(any_special, mn, mx);
     if (P.exact == 1u) {
         if (!any_special && key_eq(kmin, kmax)) {
             typ = BT_CONST;
@@ -220,15 +219,12 @@ fn encode8(b: u32, t: u32) {
         // the decisions of szx_encode (and of the twin's classify_block), with every
         // exchange taken by all lanes; a block with a NaN, an infinity or a subnormal
         // computes them too and stays raw
-        let d = subr(mx, mn);
-        let half = select(mulr(d, FT(0.5)), FT(0.0), d < P.tiny);
-        let mid = addr(mn, half);
-        let lv = levels(mx, mn);
-        var qok = lv.ok;
-        var w = lv.w;
-        let qlim = lv.qlim;
-        // a range above 4 eb (2 steps; exact) cannot be a constant block
-        let maybe_const = !(d > P.step * FT(2.0));
+        let bb = block_basics(mn, mx);
+        let mid = bb.mid;
+        let maybe_const = bb.maybe_const;
+        var qok = bb.lv.ok;
+        var w = bb.lv.w;
+        let qlim = bb.lv.qlim;
         var lc = false;
         if (maybe_const) {
             if (noflush) {
