@@ -37,8 +37,9 @@ pub fn zeroed(n: usize) -> Result<Vec<u8>> {
 /// Allocations at least this large ask for huge pages.
 const HUGE_FROM: usize = 8 << 20;
 
-/// With `FZWGPU_HUGEPAGES=on`: asks the kernel to back the whole 2 MiB pages inside `p .. p + n` with transparent
-/// huge pages (a hint: without THP, or with it off, nothing changes). Only for fresh
+/// With `FZWGPU_HUGEPAGES=on`: asks the kernel to back the whole 2 MiB pages inside
+/// `p .. p + n` with transparent huge pages (a hint: without THP, or with it off,
+/// nothing changes). Only for fresh
 /// allocations of at least `HUGE_FROM` bytes, which the allocator maps untouched.
 #[cfg(target_os = "linux")]
 fn advise_huge(p: *mut u8, n: usize) {

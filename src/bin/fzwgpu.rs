@@ -863,7 +863,6 @@ fn report(inputs: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 /// The real field the default bench tiles (the cuSZp reference's), and its dims.
 const TILED_FIELD: (&str, &str) = ("cesm_camfv_TS_10x192x288.f32", "288x192x10");
 

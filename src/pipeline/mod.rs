@@ -870,7 +870,7 @@ impl Pipeline {
 /// Decompress an FZM archive: the stages are rebuilt from the archive alone.
 pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<Decompressed> {
     match decompress_to(backend, bytes, opts, Target::Host)? {
-        (Some(field), None, report) => Ok(Decompressed { field, report }),
+        (Some(field), None, _, report) => Ok(Decompressed { field, report }),
         _ => Err(Error::Pipeline("decompress: no host field".into())),
     }
 }
@@ -878,7 +878,7 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
 /// Decompress into device memory (no download of the field).
 pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<(DeviceField<'b>, RunReport)> {
     match decompress_to(backend, bytes, opts, Target::Device)? {
-        (None, Some(df), report) => Ok((df, report)),
+        (None, Some(df), _, report) => Ok((df, report)),
         _ => Err(Error::Pipeline("decompress_device: no device field".into())),
     }
 }
@@ -889,9 +889,7 @@ pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunO
 /// whose pages are already mapped, where a fresh `Vec` pays a page fault per 4 KiB
 /// (PERFORMANCE.md, round 11). Returns the field's type and dims with the report.
 pub fn decompress_into(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions, out: &mut [u8]) -> Result<DecompressedInto> {
-    let mut meta = None;
-    let (_, _, report) = decompress_to(backend, bytes, opts, Target::Into(out, &mut meta))?;
-    let (dtype, dims) = meta.ok_or_else(|| Error::Pipeline("decompress_into: no field".into()))?;
+    let (_, _, (dtype, dims), report) = decompress_to(backend, bytes, opts, Target::Into(out))?;
     Ok(DecompressedInto { dtype, dims, report })
 }
 
@@ -908,7 +906,7 @@ pub struct DecompressedInto {
 enum Target<'o> {
     Host,
     Device,
-    Into(&'o mut [u8], &'o mut Option<(DataType, Dims)>),
+    Into(&'o mut [u8]),
 }
 
 fn decompress_to<'b>(
@@ -916,10 +914,10 @@ fn decompress_to<'b>(
     bytes: &[u8],
     opts: &RunOptions,
     target: Target<'_>,
-) -> Result<(Option<Field>, Option<DeviceField<'b>>, RunReport)> {
+) -> Result<(Option<Field>, Option<DeviceField<'b>>, (DataType, Dims), RunReport)> {
     let t0 = Instant::now();
     let arch = fzm::read(bytes)?;
-    if let Target::Into(out, _) = &target {
+    if let Target::Into(out) = &target {
         if out.len() as u64 != arch.header.uncompressed_size {
             return Err(Error::Input(format!(
                 "the output buffer holds {} bytes, the archive decompresses to {}",
@@ -1164,11 +1162,10 @@ fn decompress_to<'b>(
             bytes.truncate(len as usize);
             (Some(Field::new(dtype, dims, bytes)?), None)
         }
-        Target::Into(out, meta) => {
+        Target::Into(out) => {
             let td = Instant::now();
             be.read_into(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))], &mut [out])?;
             t_download = td.elapsed().as_secs_f64();
-            *meta = Some((dtype, dims));
             (None, None)
         }
     };
@@ -1204,5 +1201,5 @@ fn decompress_to<'b>(
         ("host.alloc".into(), t_alloc),
         ("host.release".into(), t_release),
     ];
-    Ok((host, device, report))
+    Ok((host, device, (dtype, dims), report))
 }
