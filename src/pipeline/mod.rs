@@ -870,7 +870,7 @@ impl Pipeline {
 /// Decompress an FZM archive: the stages are rebuilt from the archive alone.
 pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<Decompressed> {
     match decompress_to(backend, bytes, opts, Target::Host)? {
-        (Some(field), None, _, report) => Ok(Decompressed { field, report }),
+        Decoded { host: Some(field), report, .. } => Ok(Decompressed { field, report }),
         _ => Err(Error::Pipeline("decompress: no host field".into())),
     }
 }
@@ -878,7 +878,7 @@ pub fn decompress(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions) -> Res
 /// Decompress into device memory (no download of the field).
 pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions) -> Result<(DeviceField<'b>, RunReport)> {
     match decompress_to(backend, bytes, opts, Target::Device)? {
-        (None, Some(df), _, report) => Ok((df, report)),
+        Decoded { device: Some(df), report, .. } => Ok((df, report)),
         _ => Err(Error::Pipeline("decompress_device: no device field".into())),
     }
 }
@@ -889,8 +889,8 @@ pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunO
 /// whose pages are already mapped, where a fresh `Vec` pays a page fault per 4 KiB
 /// (PERFORMANCE.md, round 11). Returns the field's type and dims with the report.
 pub fn decompress_into(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions, out: &mut [u8]) -> Result<DecompressedInto> {
-    let (_, _, (dtype, dims), report) = decompress_to(backend, bytes, opts, Target::Into(out))?;
-    Ok(DecompressedInto { dtype, dims, report })
+    let d = decompress_to(backend, bytes, opts, Target::Into(out))?;
+    Ok(DecompressedInto { dtype: d.dtype, dims: d.dims, report: d.report })
 }
 
 /// What [`decompress_into`] returns: the field's type and dims (its bytes are in the
@@ -902,6 +902,16 @@ pub struct DecompressedInto {
     pub report: RunReport,
 }
 
+/// What `decompress_to` made: the field on the host or the device (per its target;
+/// neither for `Target::Into`), its type and dims, and the report.
+struct Decoded<'b> {
+    host: Option<Field>,
+    device: Option<DeviceField<'b>>,
+    dtype: DataType,
+    dims: Dims,
+    report: RunReport,
+}
+
 /// Where a decompression's field goes.
 enum Target<'o> {
     Host,
@@ -909,12 +919,7 @@ enum Target<'o> {
     Into(&'o mut [u8]),
 }
 
-fn decompress_to<'b>(
-    backend: &'b dyn Backend,
-    bytes: &[u8],
-    opts: &RunOptions,
-    target: Target<'_>,
-) -> Result<(Option<Field>, Option<DeviceField<'b>>, (DataType, Dims), RunReport)> {
+fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, target: Target<'_>) -> Result<Decoded<'b>> {
     let t0 = Instant::now();
     let arch = fzm::read(bytes)?;
     if let Target::Into(out) = &target {
@@ -1201,5 +1206,5 @@ fn decompress_to<'b>(
         ("host.alloc".into(), t_alloc),
         ("host.release".into(), t_release),
     ];
-    Ok((host, device, (dtype, dims), report))
+    Ok(Decoded { host, device, dtype, dims, report })
 }
