@@ -12,8 +12,11 @@
 // every exchange is uniform over the workgroup: all its teams walk the same rounds
 // (team k of the workgroup takes block first + k of each round; a team past the last
 // block computes and stores nothing), and per-block choices select results instead of
-// skipping exchanges. The host picks it with FZWGPU_SZX_TEAM8=on for float32 blocks of
-// 128 on adapters with subgroups (sizes multiples of 8); see stages/szx.rs.
+// skipping exchanges. The host picks it for float32 blocks of 128 on adapters with
+// subgroups (sizes multiples of 8) unless FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
+// Through CUDA its registers are capped at 64 (4 workgroups per multiprocessor on
+// sm_90; 80 uncapped = 3): 690 -> 738 GB/s on the H200's 2-D field (round 12).
+// cuda-min-blocks: 4
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
 #include "common/szx_types.wgsl"

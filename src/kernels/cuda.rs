@@ -48,7 +48,8 @@ pub struct CudaOptions {
     /// `__launch_bounds__`, which caps registers per thread: more warps for
     /// register-heavy kernels such as `chain_encode`, 119 registers uncapped on sm_90,
     /// spilling below 96 registers = 10 workgroups of 64). From `FZWGPU_CUDA_MINBLOCKS`
-    /// (measurement knob; applies to every kernel).
+    /// (measurement knob; applies to every kernel); None: the kernel's own
+    /// `// cuda-min-blocks:` line, if any (see [`min_blocks_of`]).
     pub min_blocks: Option<u32>,
 }
 
@@ -126,7 +127,10 @@ impl CudaKernel {
 /// The CUDA C of a kernel variant.
 pub fn cuda_kernel(kernel: Kernel, variant: Variant, opts: CudaOptions) -> Result<CudaKernel> {
     let (module, info) = kernels::parse_validated(kernel, variant)?;
-    let guarded = self_guarded(kernels::shader_file(kernel.file())?);
+    let file = kernels::shader_file(kernel.file())?;
+    let guarded = self_guarded(file);
+    let own = min_blocks_of(file).map_err(|e| Error::Unsupported(format!("{}: {e}", kernel.name())))?;
+    let opts = CudaOptions { min_blocks: opts.min_blocks.or(own), ..opts };
     translate(&module, &info, kernel.name(), opts, &guarded)
         .map_err(|e| Error::Unsupported(format!("{}: WGSL -> CUDA: {e}", kernel.name())))
 }
@@ -146,6 +150,21 @@ pub fn self_guarded(source: &str) -> Vec<String> {
         .filter_map(|l| l.trim().strip_prefix("// cuda-guarded:"))
         .flat_map(|l| l.split_whitespace().map(str::to_string))
         .collect()
+}
+
+/// The launch bound a kernel's WGSL file asks for, with a line `// cuda-min-blocks: N`:
+/// workgroups each multiprocessor must hold at once, which caps its registers per
+/// thread (`szx_encode8`: 4 workgroups of 256 = 64 registers on sm_90, against 80
+/// uncapped = 3 workgroups; measured faster on the H200, PERFORMANCE.md round 12).
+/// A line whose N is not a positive integer is an error, not a silent no-op.
+pub fn min_blocks_of(source: &str) -> R<Option<u32>> {
+    match source.lines().find_map(|l| l.trim().strip_prefix("// cuda-min-blocks:")) {
+        None => Ok(None),
+        Some(v) => match v.trim().parse::<u32>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => Err(format!("`// cuda-min-blocks:{v}` is not a positive number of workgroups")),
+        },
+    }
 }
 
 type R<X> = std::result::Result<X, String>;
@@ -1171,5 +1190,27 @@ mod tests {
         let (m, info) = kernels::parse_validated(Kernel::SzxUnpack, Variant { f64: false, subgroup: true, coalesce: false }).unwrap();
         let e = translate(&m, &info, "szx_unpack", CudaOptions::default(), &["nonesuch".into()]).unwrap_err();
         assert!(e.contains("nonesuch"), "{e}");
+    }
+
+    /// A kernel's `// cuda-min-blocks:` line becomes its launch bound; the
+    /// FZWGPU_CUDA_MINBLOCKS option overrides it; kernels without one have none.
+    #[test]
+    fn kernels_own_launch_bounds() {
+        let v = Variant { f64: false, subgroup: true, coalesce: false };
+        let src = kernels::shader_file(Kernel::SzxEncode8.file()).unwrap();
+        assert_eq!(min_blocks_of(src), Ok(Some(4)));
+        let c = cuda_kernel(Kernel::SzxEncode8, v, CudaOptions::default()).unwrap();
+        assert!(c.source.contains("__launch_bounds__(256, 4)"));
+        let c = cuda_kernel(Kernel::SzxEncode8, v, CudaOptions { min_blocks: Some(3), ..Default::default() }).unwrap();
+        assert!(c.source.contains("__launch_bounds__(256, 3)"));
+        let c = cuda_kernel(Kernel::SzxEncode, v, CudaOptions::default()).unwrap();
+        assert!(c.source.contains("__launch_bounds__(256)"));
+        for k in Kernel::ALL {
+            assert!(min_blocks_of(kernels::shader_file(k.file()).unwrap()).is_ok(), "{}", k.name());
+        }
+        for bad in ["// cuda-min-blocks: 0", "// cuda-min-blocks: four", "  // cuda-min-blocks:"] {
+            assert!(min_blocks_of(bad).is_err(), "{bad}");
+        }
+        assert_eq!(min_blocks_of("// cuda-min-blocks: 2\nfn f() {}"), Ok(Some(2)));
     }
 }
