@@ -1,5 +1,6 @@
 #!/bin/bash
-# Round 12, call 1 (prepared 2026-12-03, not yet run): szx_encode8 (teams of 8 lanes,
+# Round 12, call 1 (prepared 2026-12-03, run 2026-12-04 at 95ba6f8, 346 s; log
+# docs/results/h200-r12a.log; szx_encode8 is the default since): szx_encode8 (teams of 8 lanes,
 # four float32 blocks of 128 per 32-lane subgroup; FZWGPU_SZX_TEAM8=on) against
 # szx_encode, same binary (kit of main: bash scripts/device/kit.sh):
 #  1. the kernel twins through both backends (tests/kernels.rs runs szx_encode8 beside

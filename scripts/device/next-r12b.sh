@@ -1,5 +1,6 @@
 #!/bin/bash
-# Round 12, call 2 (prepared 2026-12-04): szx_encode8 is the default since r12a (kit of
+# Round 12, call 2 (run 2026-12-04, 378 s; log docs/results/h200-r12b.log; the lean
+# patch lost, main stayed): szx_encode8 is the default since r12a (kit of
 # main, launch bound 4 = 64 registers through CUDA, 56 B stack) against fzwgpu-b =
 # scripts/device/patches/encode8-lean.patch (the packer computes the codes again
 # instead of keeping 16 per lane from the checks: 60 registers, no stack, capped; 74
