@@ -992,16 +992,33 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.replays_batched = opts.timing_batched;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
-    // one host copy of the archive (several threads), shared by the stages that read
-    // their archived buffers on the host (block metadata, outlier lists)
+    // one host copy of what the stages read of their archived buffers on the host
+    // (block metadata, outlier lists; not the payloads, which only the device reads):
+    // the leading bytes each consuming stage asks for, one after another
+    let host_len: Vec<usize> = (0..arch.buffers.len())
+        .map(|k| {
+            let id = arch.buffers[k].dag_buffer_id;
+            let want = (0..n)
+                .find_map(|i| arch.stages[i].outputs.iter().position(|&o| o == id).map(|p| stages[i].host_read_bytes(p)))
+                .flatten();
+            let len = arch.buffer_data(k).len();
+            want.map_or(len, |w| len.min(usize::try_from(w).unwrap_or(usize::MAX)))
+        })
+        .collect();
     let shared = {
-        let mut v = crate::hostmem::zeroed(bytes.len())?;
-        crate::hostmem::par_copy(&mut v, bytes);
+        let mut v = crate::hostmem::zeroed(host_len.iter().sum())?;
+        let mut at = 0;
+        for (k, &l) in host_len.iter().enumerate() {
+            crate::hostmem::par_copy(&mut v[at..at + l], &arch.buffer_data(k)[..l]);
+            at += l;
+        }
         Arc::new(v)
     };
+    let mut host_at = 0;
     for (k, e) in arch.buffers.iter().enumerate() {
         let data = arch.buffer_data(k);
-        let at = (data.as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
+        let at = host_at;
+        host_at += host_len[k];
         let size = (data.len() as u64).next_multiple_of(4).max(4);
         let buf = r.alloc(size)?;
         let tu = Instant::now();
@@ -1021,7 +1038,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             PortData::Device {
                 slice: BufSlice::new(buf, 0, size),
                 len: data.len() as u64,
-                host: Some(stages::HostBytes::window(shared.clone(), at, data.len())),
+                host: Some(stages::HostBytes::window(shared.clone(), at, host_len[k])),
             },
         );
     }

@@ -18,6 +18,9 @@ use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::DataType;
 
+/// Bytes of block metadata per block (the width; FORMAT.md).
+const META_BYTES: u64 = 1;
+
 const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 24;
 /// Blocks per chunk are a multiple of this (meta windows stay 256-byte aligned).
@@ -82,7 +85,7 @@ impl BitpackStage {
     }
 
     pub(crate) fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
-        Geo::new(r, n, self.block_size as u64, 4, CHUNK_BLOCK_ALIGN, 1, opts, "AdaptiveBitpack")
+        Geo::new(r, n, self.block_size as u64, 4, CHUNK_BLOCK_ALIGN, META_BYTES, opts, "AdaptiveBitpack")
     }
 
     /// Allocate the buffers of a forward pass over `n` codes (sets the element count).
@@ -161,12 +164,12 @@ impl BitpackStage {
     /// geometry, per-chunk payload words and the buffer's window.
     pub(crate) fn validate_input(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<(Geo, Vec<u64>, BufSlice)> {
         let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
+        let g = self.geometry(r, n, opts)?;
         let (slice, len, host) = inputs
             .first()
             .ok_or_else(|| Error::Pipeline("AdaptiveBitpack inverse: no input".into()))?
-            .host_bytes(r, "AdaptiveBitpack inverse")?;
-        let g = self.geometry(r, n, opts)?;
-        if len < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            .host_prefix(r, "AdaptiveBitpack inverse", g.meta_pad())?;
+        if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
             return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));
         }
         let (per, zeros) = self.scan_meta(&g, &host[..g.nb as usize])?;
@@ -247,6 +250,10 @@ impl Stage for BitpackStage {
             self.zero_blocks = Some(crate::hostmem::count_zero_bytes(&bytes[..(nb as usize).min(bytes.len())]));
         }
         Ok(())
+    }
+
+    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
+        self.n.map(|n| Geo::meta_pad_of(n, self.block_size as u64, META_BYTES))
     }
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {

@@ -59,6 +59,12 @@ impl BlockGeo {
 
     /// Bytes of the meta region, padded to 8.
     pub fn meta_pad(&self) -> u64 {
-        (self.meta_bytes * self.nb).next_multiple_of(8)
+        Self::meta_pad_of(self.n, self.bs, self.meta_bytes)
+    }
+
+    /// The meta region's padded size for `n` values in blocks of `bs` (no chunking
+    /// needed: it does not depend on the adapter).
+    pub fn meta_pad_of(n: u64, bs: u64, meta_bytes: u64) -> u64 {
+        (meta_bytes * n.div_ceil(bs.max(1))).next_multiple_of(8)
     }
 }

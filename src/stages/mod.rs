@@ -123,12 +123,20 @@ impl PortData {
     /// The device window, its length and a host copy of its bytes: the archive's copy
     /// when there is one, else read back (after submitting what was recorded).
     pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, HostBytes)> {
+        self.host_prefix(r, what, u64::MAX)
+    }
+
+    /// Like [`host_bytes`](Self::host_bytes), for a caller that reads only the first
+    /// `want` bytes on the host: the host copy holds at least `min(want, len)` bytes
+    /// (the archive's copy when it is that long, else read back from the device).
+    pub fn host_prefix(&self, r: &mut Recorder, what: &str, want: u64) -> Result<(BufSlice, u64, HostBytes)> {
         match self {
-            PortData::Device { slice, len, host: Some(h) } => Ok((*slice, *len, h.clone())),
-            PortData::Device { slice, len, host: None } => {
+            PortData::Device { slice, len, host: Some(h) } if h.len() as u64 >= want.min(*len) => Ok((*slice, *len, h.clone())),
+            PortData::Device { slice, len, .. } => {
                 r.submit()?;
-                let mut v = r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, len.next_multiple_of(4))])?.remove(0);
-                v.truncate(*len as usize);
+                let n = want.min(*len);
+                let mut v = r.backend.read_buffers(&[BufSlice::new(slice.buf, slice.offset, n.next_multiple_of(4))])?.remove(0);
+                v.truncate(n as usize);
                 Ok((*slice, *len, HostBytes::new(v)))
             }
             PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input must be a device buffer"))),
@@ -245,6 +253,13 @@ pub trait Stage: Send {
     /// outputs consumed by other stages).
     fn finish_forward(&mut self, _outputs: &[Option<&[u8]>]) -> Result<()> {
         Ok(())
+    }
+    /// How many leading bytes of archived forward output `port` the inverse reads on
+    /// the host (None: all of them). Decoding copies only those out of the archive
+    /// (SZx and AdaptiveBitpack read their meta region, not the payload); a hint too
+    /// short costs a readback ([`PortData::host_prefix`]), never a wrong result.
+    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
+        None
     }
     /// Record the inverse kernels: inputs are the forward outputs, outputs rebuild the
     /// forward inputs.
@@ -370,3 +385,35 @@ pub fn type_name_of(id: u16) -> &'static str {
 pub mod bound;
 pub mod chain;
 pub mod geo;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::CpuBackend;
+    use crate::backend::Backend;
+
+    /// `host_prefix` hands out the attached host copy when it is long enough and reads
+    /// the device window back when it is not (a short `host_read_bytes` hint costs a
+    /// readback, never wrong bytes).
+    #[test]
+    fn host_prefix_reads_back_what_the_copy_lacks() {
+        let be = CpuBackend::new();
+        let mut r = Recorder::new(&be);
+        let bytes: Vec<u8> = (0..64u8).collect();
+        let buf = r.alloc(64).unwrap();
+        be.write_buffer(buf, 0, &bytes).unwrap();
+        let slice = BufSlice::new(buf, 0, 64);
+        // a host copy of the first 16 bytes, marked so that its use is visible
+        let copy = HostBytes::new(vec![0xee; 16]);
+        let p = PortData::Device { slice, len: 60, host: Some(copy) };
+        let (_, len, h) = p.host_prefix(&mut r, "t", 16).unwrap();
+        assert_eq!((len, &h[..]), (60, &[0xee; 16][..]));
+        let (_, _, h) = p.host_prefix(&mut r, "t", 24).unwrap();
+        assert_eq!(&h[..], &bytes[..24]);
+        let (_, _, h) = p.host_bytes(&mut r, "t").unwrap();
+        assert_eq!(&h[..], &bytes[..60]);
+        let p = PortData::Device { slice, len: 60, host: None };
+        let (_, _, h) = p.host_prefix(&mut r, "t", 1000).unwrap();
+        assert_eq!(&h[..], &bytes[..60]);
+    }
+}

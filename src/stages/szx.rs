@@ -36,6 +36,9 @@ const CHUNK_BLOCK_ALIGN: u64 = 128;
 /// current one. 4096 measured best on the H200 on average over two runs (PERFORMANCE.md);
 /// `FZWGPU_ENCODE_GROUPS` overrides it.
 pub const ENCODE_GROUPS: u64 = 4096;
+/// Bytes of block metadata per block (FORMAT.md: type and width).
+const META_BYTES: u64 = 2;
+
 fn encode_groups() -> u64 {
     crate::envcfg::number("FZWGPU_ENCODE_GROUPS").ok().flatten().unwrap_or(ENCODE_GROUPS)
 }
@@ -142,7 +145,7 @@ impl SzxStage {
     }
 
     fn geometry(&self, r: &Recorder, n: u64, opts: &RunOptions) -> Result<Geo> {
-        let g = Geo::new(r, n, self.cfg.block_size as u64, self.sz(), CHUNK_BLOCK_ALIGN, 2, opts, "SZx")?;
+        let g = Geo::new(r, n, self.cfg.block_size as u64, self.sz(), CHUNK_BLOCK_ALIGN, META_BYTES, opts, "SZx")?;
         let (total_bytes, limit) = (n * self.sz(), r.backend.info().max_buffer_bytes);
         if total_bytes > limit {
             return Err(Error::TooLarge { what: "field on the device".into(), actual: total_bytes, limit });
@@ -477,11 +480,13 @@ impl Stage for SzxStage {
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
-        let (slice, len, host) =
-            inputs.first().ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?.host_bytes(r, "SZx inverse")?;
         let g = self.geometry(r, res.n, opts)?;
+        let (slice, len, host) = inputs
+            .first()
+            .ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?
+            .host_prefix(r, "SZx inverse", g.meta_pad())?;
         let sz = self.sz();
-        if len < g.meta_pad() || host.len() as u64 != len {
+        if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() {
             return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
         }
         if host[(2 * g.nb) as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
@@ -527,6 +532,10 @@ impl Stage for SzxStage {
             pstart += words;
         }
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
+    }
+
+    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
+        self.resolved.map(|res| Geo::meta_pad_of(res.n, self.cfg.block_size as u64, META_BYTES))
     }
 
     fn config_bytes(&self) -> Vec<u8> {
