@@ -302,3 +302,40 @@ impl Stage for BitpackStage {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The meta scan's per-chunk payload words and zero count equal a block-by-block
+    /// sum (whole and short last blocks, several chunks, every width), and a width past
+    /// 32 is reported at its block.
+    #[test]
+    fn scan_meta_matches_a_plain_sum() {
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (n, bs, cb) in [(1u64, 32u64, 64u64), (1000, 32, 8), (200_000, 32, 1024), (3_000_001, 32, 65_536), (5000, 7, 16), (131_072 * 3 + 5, 128, 1024)] {
+            let nb = n.div_ceil(bs);
+            let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb), meta_bytes: 1 };
+            let meta: Vec<u8> = (0..nb).map(|_| (next() % 33) as u8).collect();
+            let st = BitpackStage::new(DataType::I32, bs as u32).unwrap();
+            let (per, zeros) = st.scan_meta(&g, &meta).unwrap();
+            let mut want = vec![0u64; g.nchunks as usize];
+            for b in 0..nb {
+                want[(b / cb) as usize] += block_words(meta[b as usize] as u32, (n - b * bs).min(bs) as u32) as u64;
+            }
+            assert_eq!(per, want, "n={n} bs={bs}");
+            assert_eq!(zeros, meta.iter().filter(|&&w| w == 0).count() as u64);
+            let mut bad = meta.clone();
+            let at = (nb / 2) as usize;
+            bad[at] = 33;
+            let e = st.scan_meta(&g, &bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("block {at}: width 33")), "{e}");
+        }
+    }
+}
