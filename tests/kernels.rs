@@ -475,6 +475,28 @@ fn szx_encode_magnitude_edges() {
     }
 }
 
+/// Blocks whose constant test hinges on one value at a time: all 2.0 but a low end at
+/// one position and a high end at another, with ends whose distances to the rounded
+/// midpoint differ (one a tie within eb, the other just past it, or both ties), at
+/// every position of a block of 128 (every lane slot of every team lane), eb = 1.
+#[test]
+fn szx_encode_const_test_every_position() {
+    let ends: [(f32, f32); 4] = [(1.0, 3.000_000_2), (0.999_999_94, 3.0), (1.0, 3.0), (-1.0, 1.0)];
+    let mut v = Vec::new();
+    for (lo, hi) in ends {
+        for p in 0..128usize {
+            let q = (p + 1 + p / 16) % 128;
+            for i in 0..128usize {
+                v.push(if i == p { hi } else if i == q { lo } else { (lo + hi) * 0.5 });
+            }
+            for i in 0..128usize {
+                v.push(if i == p { lo } else if i == q { hi } else { (lo + hi) * 0.5 });
+            }
+        }
+    }
+    szx_chain::<f32>("const test at every position", f32_bytes(&v), v.len(), 128, 1.0);
+}
+
 #[test]
 fn szx_kernels_match_twins_real() {
     for (name, _, v) in real_fields().into_iter().take(4) {
