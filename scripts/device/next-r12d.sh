@@ -1,5 +1,5 @@
 #!/bin/bash
-# Round 12, call 4 (prepared 2026-12-04): kit of main after 1d4cc99 (decoding copies
+# Round 12, call 4 (run 2026-12-04, 364 s, kit 94dd4ff; log docs/results/h200-r12d.log): kit of main after 1d4cc99 (decoding copies
 # only the meta regions out of the archive, not the whole archive).
 #  1. end to end, 1 GiB 2-D and 1-D, three presets, both backends (--replays 1):
 #     decompression's host phase and 'dec into' against round 12a's;
