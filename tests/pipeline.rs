@@ -202,6 +202,21 @@ fn phases_split_the_wall_time() {
             assert!(subs <= get("host") + 1e-6, "{name} {preset}: host sub-phases {subs} s, host {} s", get("host"));
             get("host.alloc");
             assert_eq!(c.report.phases.len(), 11, "{name} {preset}: {:?}", c.report.phases);
+            // decompression: the same four main phases; its host sub-phases inside "host"
+            let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+            let get = |k: &str| {
+                let hits: Vec<f64> = d.report.phases.iter().filter(|(n, _)| n == k).map(|(_, s)| *s).collect();
+                assert_eq!(hits.len(), 1, "{name} {preset} decompress: phase {k} once");
+                assert!(hits[0].is_finite() && hits[0] >= 0.0, "{name} {preset} decompress: phase {k} = {}", hits[0]);
+                hits[0]
+            };
+            let main = ["upload", "device", "download", "host"].map(get).iter().sum::<f64>();
+            let wall = d.report.wall_seconds;
+            assert!((main - wall).abs() <= 1e-6 + 1e-9 * wall.max(1.0), "{name} {preset} decompress: phases {main} s, wall {wall} s");
+            let subs = ["host.parse", "host.copy", "host.record", "host.release"].map(get).iter().sum::<f64>();
+            assert!(subs <= get("host") + 1e-6, "{name} {preset} decompress: host sub-phases {subs} s, host {} s", get("host"));
+            get("host.alloc");
+            assert_eq!(d.report.phases.len(), 9, "{name} {preset} decompress: {:?}", d.report.phases);
         }
     }
 }

@@ -85,7 +85,9 @@ pub struct RunReport {
     /// submissions and buffer creation), "host.finish" (the stages' statistics from
     /// their archived outputs, and the archive's entries), "host.coding" (host coders
     /// such as SPECK), "host.archive" (writing the FZM bytes with their CRCs); on decompress
-    /// "host.parse" (reading and checking the archive); both: "host.alloc" (buffer
+    /// "host.parse" (reading and checking the archive), "host.copy" (the host copy of
+    /// what the stages read of their archived buffers) and "host.record" (recording
+    /// the inverses, with the stages' metadata scans); both: "host.alloc" (buffer
     /// creation or pool reuse), "host.release" (returning buffers)).
     pub phases: Vec<(String, f64)>,
 }
@@ -1005,6 +1007,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             want.map_or(len, |w| len.min(usize::try_from(w).unwrap_or(usize::MAX)))
         })
         .collect();
+    let tcopy = Instant::now();
     let shared = {
         let mut v = crate::hostmem::zeroed(host_len.iter().sum())?;
         let mut at = 0;
@@ -1014,6 +1017,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         }
         Arc::new(v)
     };
+    let t_copy = tcopy.elapsed().as_secs_f64();
     let mut host_at = 0;
     for (k, e) in arch.buffers.iter().enumerate() {
         let data = arch.buffer_data(k);
@@ -1121,6 +1125,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         }
     }
     let mut field_data: Option<PortData> = None;
+    let (trec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
     for &i in order.iter().rev() {
         if !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
             continue;
@@ -1162,6 +1167,8 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             }
         }
     }
+    // recording the inverses, outside the submissions and buffer creation within it
+    let t_record = (trec.elapsed().as_secs_f64() - (r.submit_seconds - sub0) - (r.alloc_seconds - alloc0)).max(0.0);
     let pst = &stages[primary];
     let dtype = pst.inputs()[0].dtype;
     let (slice, len) = field_data.ok_or_else(|| Error::corrupt("primary stage produced no field"))?.device("field")?;
@@ -1220,6 +1227,8 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         ("download".into(), t_download),
         ("host".into(), t_host),
         ("host.parse".into(), t_parse),
+        ("host.copy".into(), t_copy),
+        ("host.record".into(), t_record),
         ("host.alloc".into(), t_alloc),
         ("host.release".into(), t_release),
     ];

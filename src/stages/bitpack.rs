@@ -146,16 +146,35 @@ impl BitpackStage {
 
     /// Per-chunk payload words and the count of zero blocks, every width checked.
     fn scan_meta(&self, g: &Geo, meta: &[u8]) -> Result<(Vec<u64>, u64)> {
+        // whole passes over the widths that the compiler vectorizes (a block-by-block
+        // loop with a chunk division per block took ~1.5 ns per block: 13 ms for the
+        // 8.4 M blocks of 32 of a GiB of float32)
+        let meta = &meta[..g.nb as usize];
+        if meta.iter().copied().max().unwrap_or(0) > 32 {
+            let b = meta.iter().position(|&w| w > 32).unwrap_or(0);
+            return Err(Error::corrupt(format!("AdaptiveBitpack block {b}: width {}", meta[b])));
+        }
+        let zeros = meta.iter().filter(|&&w| w == 0).count() as u64;
+        // payload words of a whole block per width; the field's last block may be
+        // shorter and is corrected after the sums
+        let full: [u64; 33] = std::array::from_fn(|w| block_words(w as u32, g.bs as u32) as u64);
         let mut per = vec![0u64; g.nchunks as usize];
-        let mut zeros = 0;
-        for b in 0..g.nb {
-            let w = meta[b as usize] as u32;
-            if w > 32 {
-                return Err(Error::corrupt(format!("AdaptiveBitpack block {b}: width {w}")));
-            }
-            zeros += (w == 0) as u64;
-            let len = (g.n - b * g.bs).min(g.bs) as u32;
-            per[(b / g.cb) as usize] += block_words(w, len) as u64;
+        for (k, slot) in per.iter_mut().enumerate() {
+            let (b0, nbk, _) = g.chunk(k as u64);
+            let run = &meta[b0 as usize..(b0 + nbk) as usize];
+            *slot = if g.bs.is_multiple_of(32) {
+                // w * bs / 32 words per block exactly
+                g.bs / 32 * run.iter().map(|&w| w as u64).sum::<u64>()
+            } else {
+                run.iter().map(|&w| full[w as usize]).sum()
+            };
+        }
+        let last = g.nb.saturating_sub(1);
+        let len = g.n.saturating_sub(last * g.bs);
+        if g.nb > 0 && len < g.bs {
+            let w = meta[last as usize] as u32;
+            let k = (last / g.cb) as usize;
+            per[k] = per[k] - full[w as usize] + block_words(w, len as u32) as u64;
         }
         Ok((per, zeros))
     }
