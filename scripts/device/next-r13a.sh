@@ -10,7 +10,10 @@
 #  1. szx 2-D (1 GiB) twice, 1-D and CESM TS tiled once, main / compact alternating,
 #     through CUDA and Vulkan;
 #  2. fzwgpu-b's validation of szx through both backends;
-#  3. ncu of both (256 MiB 2-D): time, instructions, stalls.
+#  3. ncu of both (256 MiB 2-D): time, instructions, stalls;
+#  4. main end to end (--replays 1): decompression's host.copy / host.record phases
+#     after the vectorized AdaptiveBitpack meta scan (szp_centered's host phase was
+#     37-46 ms per GiB in r12d).
 # If it wins and validates: merge the patch, rebuild the kit and run suite.sh.
 source .device/setup.sh
 ab() { # label binary backend field-args field-label
@@ -29,6 +32,9 @@ for be in cuda wgpu; do left 420 || break
 done
 for b in fzwgpu fzwgpu-b; do left 520 || break
   timeout 40 /usr/local/cuda/bin/ncu -k regex:szx_encode8 -c 1 --metrics "regex:smsp__average_warps_issue_stalled_(no_instruction|wait|not_selected|long_scoreboard|math_pipe_throttle|short_scoreboard|branch_resolving)_per_issue_active\.ratio,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active" /tmp/ct/$b bench --backend cuda --size 256M --fields smooth --reps 1 --warmup 0 --replays 0 --presets szx 2>&1 | grep -E "stalled|inst_exec|duration|active" | sed "s/^/ncu $b: /"
+done
+for be in cuda wgpu; do left 540 || break
+  timeout 60 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szp_composed,szp_centered --json $OUT/r13a-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
 done
 echo "total $(( $(date +%s) - T0 )) s"
 save_cache
