@@ -287,6 +287,10 @@ fn bench_prints_a_table_and_appends_json() {
         ] {
             assert!(!l[k].is_null(), "missing {k}");
         }
+        // each end-to-end call's wall-time split, the reused-buffer calls' too
+        for k in ["compress_phases_s", "decompress_phases_s", "compress_into_phases_s", "decompress_into_phases_s"] {
+            assert!(l[k]["host"].is_number() && l[k]["upload"].is_number(), "{k}: {}", l[k]);
+        }
     }
     let (c, _, e) = run(&["bench", "--size", "1M", "--presets", "nope", "--backend", "cpu"]);
     assert_eq!(c, 1, "{e}");

@@ -308,6 +308,11 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "n/a".into())
 }
 
+/// A report's phases as a JSON object (null without a report).
+fn phases_json(r: Option<&fzwgpu::RunReport>) -> serde_json::Value {
+    r.map_or(serde_json::Value::Null, |r| r.phases.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>().into())
+}
+
 fn median(v: &mut [f64]) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -1088,12 +1093,15 @@ fn bench_field(
             let mut into = fzwgpu::hostmem::zeroed(field.bytes.len())?;
             fzwgpu::hostmem::par_copy(&mut into, &field.bytes);
             let mut diw = vec![];
+            // the last repetition's reports of the reused-buffer calls (their phases)
+            let (mut last_ci, mut last_di) = (None, None);
             // compress_into's archive buffer: reused across runs (touched by the first)
             let (mut reused, mut ciw) = (Vec::new(), vec![]);
             p.compress_into(be, field, &mut reused)?;
             for _ in 0..reps.max(1) {
                 let ci = p.compress_into(be, field, &mut reused)?;
                 ciw.push(ci.wall_seconds);
+                last_ci = Some(ci);
                 let c = p.compress(be, field)?;
                 cw.push(c.report.wall_seconds);
                 if c.bytes != archive {
@@ -1103,6 +1111,7 @@ fn bench_field(
                 dw.push(d.report.wall_seconds);
                 let di = fzwgpu::decompress_into(be, &c.bytes, &opts, &mut into)?;
                 diw.push(di.report.wall_seconds);
+                last_di = Some(di.report);
                 last = Some((c, d));
             }
             let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
@@ -1156,8 +1165,10 @@ fn bench_field(
                     "compress_e2e_s": cw,
                     "decompress_kernel_s": dk,
                     "decompress_e2e_s": dw,
-                    "compress_phases_s": c.report.phases.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
-                    "decompress_phases_s": d.report.phases.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+                    "compress_phases_s": phases_json(Some(&c.report)),
+                    "decompress_phases_s": phases_json(Some(&d.report)),
+                    "compress_into_phases_s": phases_json(last_ci.as_ref()),
+                    "decompress_into_phases_s": phases_json(last_di.as_ref()),
                     "compress_kernel_gbps": gbps(n, ck),
                     "compress_e2e_gbps": gbps(n, cw),
                     "decompress_kernel_gbps": gbps(n, dk),
