@@ -487,10 +487,22 @@ fn szx_encode_const_test_every_position() {
         for p in 0..128usize {
             let q = (p + 1 + p / 16) % 128;
             for i in 0..128usize {
-                v.push(if i == p { hi } else if i == q { lo } else { (lo + hi) * 0.5 });
+                v.push(if i == p {
+                    hi
+                } else if i == q {
+                    lo
+                } else {
+                    (lo + hi) * 0.5
+                });
             }
             for i in 0..128usize {
-                v.push(if i == p { lo } else if i == q { hi } else { (lo + hi) * 0.5 });
+                v.push(if i == p {
+                    lo
+                } else if i == q {
+                    hi
+                } else {
+                    (lo + hi) * 0.5
+                });
             }
         }
     }

@@ -310,7 +310,9 @@ fn fmt_opt(v: Option<f64>) -> String {
 
 /// A report's phases as a JSON object (null without a report).
 fn phases_json(r: Option<&fzwgpu::RunReport>) -> serde_json::Value {
-    r.map_or(serde_json::Value::Null, |r| r.phases.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>().into())
+    r.map_or(serde_json::Value::Null, |r| {
+        r.phases.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>().into()
+    })
 }
 
 fn median(v: &mut [f64]) -> Option<f64> {

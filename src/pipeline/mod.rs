@@ -1000,9 +1000,8 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     let host_len: Vec<usize> = (0..arch.buffers.len())
         .map(|k| {
             let id = arch.buffers[k].dag_buffer_id;
-            let want = (0..n)
-                .find_map(|i| arch.stages[i].outputs.iter().position(|&o| o == id).map(|p| stages[i].host_read_bytes(p)))
-                .flatten();
+            let want =
+                (0..n).find_map(|i| arch.stages[i].outputs.iter().position(|&o| o == id).map(|p| stages[i].host_read_bytes(p))).flatten();
             let len = arch.buffer_data(k).len();
             want.map_or(len, |w| len.min(usize::try_from(w).unwrap_or(usize::MAX)))
         })

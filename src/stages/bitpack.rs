@@ -184,10 +184,11 @@ impl BitpackStage {
     pub(crate) fn validate_input(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<(Geo, Vec<u64>, BufSlice)> {
         let n = self.n.ok_or_else(|| Error::corrupt("AdaptiveBitpack: no stored configuration"))?;
         let g = self.geometry(r, n, opts)?;
-        let (slice, len, host) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("AdaptiveBitpack inverse: no input".into()))?
-            .host_prefix(r, "AdaptiveBitpack inverse", g.meta_pad())?;
+        let (slice, len, host) = inputs.first().ok_or_else(|| Error::Pipeline("AdaptiveBitpack inverse: no input".into()))?.host_prefix(
+            r,
+            "AdaptiveBitpack inverse",
+            g.meta_pad(),
+        )?;
         if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() || host[g.nb as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
             return Err(Error::corrupt("AdaptiveBitpack buffer shorter than its meta region or padding not zero"));
         }
@@ -338,7 +339,9 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for (n, bs, cb) in [(1u64, 32u64, 64u64), (1000, 32, 8), (200_000, 32, 1024), (3_000_001, 32, 65_536), (5000, 7, 16), (131_072 * 3 + 5, 128, 1024)] {
+        for (n, bs, cb) in
+            [(1u64, 32u64, 64u64), (1000, 32, 8), (200_000, 32, 1024), (3_000_001, 32, 65_536), (5000, 7, 16), (131_072 * 3 + 5, 128, 1024)]
+        {
             let nb = n.div_ceil(bs);
             let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb), meta_bytes: 1 };
             let meta: Vec<u8> = (0..nb).map(|_| (next() % 33) as u8).collect();

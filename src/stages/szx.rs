@@ -481,10 +481,8 @@ impl Stage for SzxStage {
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
         let g = self.geometry(r, res.n, opts)?;
-        let (slice, len, host) = inputs
-            .first()
-            .ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?
-            .host_prefix(r, "SZx inverse", g.meta_pad())?;
+        let (slice, len, host) =
+            inputs.first().ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?.host_prefix(r, "SZx inverse", g.meta_pad())?;
         let sz = self.sz();
         if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() {
             return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
