@@ -285,6 +285,12 @@ fn levels(mx: FT, r: FT) -> Levels {
     return Levels(ok, w, width_limit(w));
 }
 
+// The reference of the retry for a block whose codes failed from its minimum: the
+// levels shifted down by a quarter step (the CPU twin's classify_block).
+fn shifted_ref(mn: FT) -> FT {
+    return subr(mn, mulr(P.step, FT(0.25)));
+}
+
 // A block's midpoint (the constant block's value), whether it may be constant (a
 // range above 4 eb = 2 steps, exact, cannot be), and its code levels from its minimum:
 // the decisions of the CPU twin's classify_block, shared by the encoders.

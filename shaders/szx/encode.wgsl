@@ -267,7 +267,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
             var quant_ok = (flags & 2u) != 0u;
             if (flags == 0u) {
                 // quarter-step shift of the levels (see the CPU twin)
-                let r2 = subr(mn, mulr(P.step, FT(0.25)));
+                let r2 = shifted_ref(mn);
                 let lv2 = levels(mx, r2);
                 var ok2 = lv2.ok;
                 let w2 = lv2.w;

@@ -252,7 +252,7 @@ fn encode8(b: u32, t: u32) {
         // codes failed; taken by the whole subgroup when any of its blocks needs it
         let need = live && !any_special && flags == 0u;
         if (sg_any(need)) {
-            let r2 = subr(mn, mulr(P.step, FT(0.25)));
+            let r2 = shifted_ref(mn);
             let lv2 = levels(mx, r2);
             var ok2 = lv2.ok;
             let w2 = lv2.w;

@@ -145,25 +145,29 @@ pub fn cuda_kernel(kernel: Kernel, variant: Variant, opts: CudaOptions) -> Resul
 /// made: the kernel's guard sits beside the directive and the twin tests run the kernel
 /// on both backends.
 pub fn self_guarded(source: &str) -> Vec<String> {
-    source
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("// cuda-guarded:"))
-        .flat_map(|l| l.split_whitespace().map(str::to_string))
-        .collect()
+    directives(source, "guarded").flat_map(|l| l.split_whitespace().map(str::to_string)).collect()
+}
+
+/// The values of a kernel file's `// cuda-<name>: value` lines, in order.
+fn directives<'a>(source: &'a str, name: &'a str) -> impl Iterator<Item = &'a str> {
+    source.lines().filter_map(move |l| l.trim().strip_prefix("// cuda-")?.strip_prefix(name)?.strip_prefix(':'))
 }
 
 /// The launch bound a kernel's WGSL file asks for, with a line `// cuda-min-blocks: N`:
 /// workgroups each multiprocessor must hold at once, which caps its registers per
 /// thread (`szx_encode8`: 4 workgroups of 256 = 64 registers on sm_90, against 80
 /// uncapped = 3 workgroups; measured faster on the H200, PERFORMANCE.md round 12).
-/// A line whose N is not a positive integer is an error, not a silent no-op.
+/// A line whose N is not a positive integer, or a second such line, is an error, not a
+/// silent no-op.
 pub fn min_blocks_of(source: &str) -> R<Option<u32>> {
-    match source.lines().find_map(|l| l.trim().strip_prefix("// cuda-min-blocks:")) {
-        None => Ok(None),
-        Some(v) => match v.trim().parse::<u32>() {
-            Ok(n) if n > 0 => Ok(Some(n)),
-            _ => Err(format!("`// cuda-min-blocks:{v}` is not a positive number of workgroups")),
-        },
+    let mut lines = directives(source, "min-blocks");
+    let Some(v) = lines.next() else { return Ok(None) };
+    if lines.next().is_some() {
+        return Err("more than one `// cuda-min-blocks:` line".into());
+    }
+    match v.trim().parse::<u32>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(format!("`// cuda-min-blocks:{v}` is not a positive number of workgroups")),
     }
 }
 
@@ -1208,7 +1212,9 @@ mod tests {
         for k in Kernel::ALL {
             assert!(min_blocks_of(kernels::shader_file(k.file()).unwrap()).is_ok(), "{}", k.name());
         }
-        for bad in ["// cuda-min-blocks: 0", "// cuda-min-blocks: four", "  // cuda-min-blocks:"] {
+        for bad in
+            ["// cuda-min-blocks: 0", "// cuda-min-blocks: four", "  // cuda-min-blocks:", "// cuda-min-blocks: 2\n// cuda-min-blocks: 3"]
+        {
             assert!(min_blocks_of(bad).is_err(), "{bad}");
         }
         assert_eq!(min_blocks_of("// cuda-min-blocks: 2\nfn f() {}"), Ok(Some(2)));

@@ -581,7 +581,7 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             }
             let mut rq = mn;
             if !cok && !qok {
-                // quarter-step shift of the levels (see classify.wgsl)
+                // quarter-step shift of the levels (the kernels' shifted_ref, common/szx_units.wgsl)
                 let r2 = subr(mn, mulr(p.step, F::from_f64(0.25), p.one));
                 let qf2 = quant(mx, r2, p);
                 let mut ok2 = qf2 < p.two_maxw;
