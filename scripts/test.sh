@@ -22,6 +22,12 @@ if cargo clippy --version >/dev/null 2>&1; then
 else
   echo "== clippy is not installed: lints not run"
 fi
+if cargo fmt --version >/dev/null 2>&1; then
+  echo "== rustfmt"
+  cargo fmt --check
+else
+  echo "== rustfmt is not installed: formatting not checked"
+fi
 echo "== GPU adapter used by the tests"
 target/release/fzwgpu adapters
 cargo test --release --all-targets "$@"
