@@ -6,7 +6,8 @@ source .device/setup.sh
 t() { # backend binary [env]
   left ${SUITE_LEFT:-540} || { echo "skip $2 $1"; return 0; }
   local s=$(date +%s) r
-  r=$(env FZWGPU_TEST_BACKEND=$1 $3 timeout 120 /tmp/ct/$2 --test-threads 8 2>&1)
+  watched 120 /tmp/suite-t.log env FZWGPU_TEST_BACKEND=$1 $3 /tmp/ct/$2 --test-threads 8
+  r=$(cat /tmp/suite-t.log)
   echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//' | tr '\n' ' ') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
   echo "$r" | grep -E "FAILED|panicked" | head -5
 }
