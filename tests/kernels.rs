@@ -10,7 +10,7 @@ use fzwgpu::kernels::params::{
     BitpackParams, LorenzoParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64,
 };
 use fzwgpu::kernels::scan::TILE;
-use fzwgpu::kernels::Kernel;
+use fzwgpu::kernels::{BindKind, Kernel, Variant};
 use fzwgpu::recording::{BufSlice, Recorder};
 
 #[derive(Clone)]
@@ -28,6 +28,22 @@ enum B {
 }
 
 fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds: &[B], groups: u64) -> Vec<Vec<u8>> {
+    // a read-write binding must be compared (Out / Init) or declared Scratch: an `In` there
+    // would let a kernel write anything unchecked
+    let kinds: Vec<BindKind> = fzwgpu::kernels::reflect(k, Variant { f64: f64v, ..Default::default() })
+        .unwrap()
+        .bindings
+        .iter()
+        .copied()
+        .filter(|b| *b != BindKind::Uniform)
+        .collect();
+    for (i, (b, kind)) in binds.iter().zip(&kinds).enumerate() {
+        assert!(
+            !(matches!(b, B::In(_)) && *kind == BindKind::ReadWrite),
+            "{}: binding {i} is read-write but the test passes it as In (use Init, Out or Scratch)",
+            k.name()
+        );
+    }
     let mut r = Recorder::new(be);
     let mut slices: Vec<BufSlice> = Vec::new();
     let mut outs = Vec::new();
@@ -738,7 +754,7 @@ fn bitpack_kernels_match_twins() {
                 false,
                 &pb,
                 &[B::In(meta), B::In(bytes32(&offs)), B::In(payload), B::Out(n * 4)],
-                nb as u64,
+                fzwgpu::stages::bitpack::BitpackStage::unpack_groups(n as u64).unwrap(),
             );
             assert_eq!(u32s(&out[0]), codes, "bitpack round trip n={n} bs={bs} zz={zz}");
         }
@@ -748,7 +764,9 @@ fn bitpack_kernels_match_twins() {
 #[test]
 fn lorenzo_kernels_match_twins_and_invert() {
     let mut rng = Rng(seed());
-    for &(nx, ny, nz, bs) in &[(1000u32, 1u32, 1u32, 128u32), (37, 29, 1, 8), (33, 17, 9, 4), (64, 64, 3, 32), (5, 1, 1, 1)] {
+    for &(nx, ny, nz, bs) in
+        &[(1000u32, 1u32, 1u32, 128u32), (37, 29, 1, 8), (33, 17, 9, 4), (64, 64, 3, 32), (5, 1, 1, 1), (2100, 3, 1, 2048), (70, 9, 40, 32)]
+    {
         let n = (nx * ny * nz) as usize;
         let codes: Vec<u32> = (0..n).map(|i| ((i as f64 * 0.1).sin() * 1000.0) as i32 as u32 ^ ((rng.next() & 3) as u32)).collect();
         for centering in [0u32, 1] {
@@ -783,14 +801,15 @@ fn lorenzo_kernels_match_twins_and_invert() {
                 (n as u64).div_ceil(256),
             );
             let (res, means) = (out[0].clone(), if centering == 1 { out[1].clone() } else { vec![0u8; tiles * 4] });
-            p.nlines = p.ntx * ny * nz;
+            let groups = fzwgpu::stages::lorenzo::LorenzoStage::scan_x_setup(&mut p).unwrap();
+            assert_eq!(p.nlines, p.ntx * ny * nz);
             let mut v = twin_check(
                 "lorenzo",
                 Kernel::LorenzoScanX,
                 false,
                 bytemuck::bytes_of(&p),
-                &[B::In(means.clone()), B::In(res.clone())],
-                p.nlines as u64,
+                &[B::In(means.clone()), B::Init(res.clone())],
+                groups,
             );
             let _ = &mut v;
             // the scans run in place: chain them on the cpu to check the inverse
@@ -801,7 +820,7 @@ fn lorenzo_kernels_match_twins_and_invert() {
             c.write_buffer(buf, 0, &res).unwrap();
             c.write_buffer(mb, 0, &means).unwrap();
             let w = BufSlice::new(buf, 0, (n * 4) as u64);
-            r.dispatch(Kernel::LorenzoScanX, false, &p, &[BufSlice::new(mb, 0, (tiles * 4) as u64), w], p.nlines as u64).unwrap();
+            r.dispatch(Kernel::LorenzoScanX, false, &p, &[BufSlice::new(mb, 0, (tiles * 4) as u64), w], groups).unwrap();
             if ny > 1 {
                 let mut q = p;
                 q.axis = 1;
@@ -812,7 +831,7 @@ fn lorenzo_kernels_match_twins_and_invert() {
                     Kernel::LorenzoScanAxis,
                     false,
                     bytemuck::bytes_of(&q),
-                    &[B::In(res.clone())],
+                    &[B::Init(res.clone())],
                     (q.nlines as u64).div_ceil(256),
                 );
             }
@@ -826,7 +845,7 @@ fn lorenzo_kernels_match_twins_and_invert() {
                     Kernel::LorenzoScanAxis,
                     false,
                     bytemuck::bytes_of(&q),
-                    &[B::In(res.clone())],
+                    &[B::Init(res.clone())],
                     (q.nlines as u64).div_ceil(256),
                 );
             }

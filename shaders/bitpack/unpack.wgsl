@@ -1,5 +1,7 @@
-// bitpack_unpack: decode side, one workgroup per block: extracts the block's codes
-// and undoes the zigzag mapping.
+// bitpack_unpack: decode side, one invocation per code, WG codes per workgroup
+// whatever the block size: code e of block e / block_size is extracted and the zigzag
+// mapping undone. (One workgroup per block left 3/4 of the invocations idle for blocks
+// of 32.)
 #include "common/grid.wgsl"
 #include "common/bitpack_params.wgsl"
 
@@ -16,15 +18,11 @@ const WG: u32 = 128u;
 fn bitpack_unpack(@builtin(local_invocation_index) lid: u32,
                   @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
-    let b = wg_linear(wid, nwg);
-    if (b >= P.nblocks) {
+    let e = wg_linear(wid, nwg) * WG + lid;
+    if (e >= P.n) {
         return;
     }
-    let start = b * P.block_size;
-    let len = block_len(b);
+    let b = e / P.block_size;
     let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
-    let base = P.word_base + offsets[b];
-    for (var i = lid; i < len; i += WG) {
-        out[start + i] = from_unsigned(extract_code(base, i, w));
-    }
+    out[e] = from_unsigned(extract_code(P.word_base + offsets[b], e - b * P.block_size, w));
 }

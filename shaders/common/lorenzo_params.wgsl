@@ -17,7 +17,7 @@ struct Params {
     nlines: u32,     // lorenzo_scan_axis: lines to scan; lorenzo_scan_x: row segments
     elem_base: u32,  // index of this slab's first value inside the bound windows
     tile_base: u32,  // global index of this slab's first tile (means)
-    _pad2: u32,
+    team: u32,       // lorenzo_scan_x: invocations per row segment (a power of two <= WG)
     _pad3: u32,
 }
 

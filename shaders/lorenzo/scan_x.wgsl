@@ -1,7 +1,10 @@
-// lorenzo_scan_x: decode side, one workgroup per row segment of one tile (tx values
-// along x): inclusive prefix sum in place (wrapping u32). The head of each tile first
-// gets its stored value back from `means` (centering), so the later scans along y and
-// z carry it to the whole tile.
+// lorenzo_scan_x: decode side, inclusive prefix sum in place (wrapping u32) of row
+// segments of one tile (tx values along x). A team of P.team invocations (a power of two
+// <= WG, chosen by the host for about four values per invocation) scans one segment, so
+// a workgroup scans WG / P.team segments: blocks of 32 need teams of 8, 32 segments per
+// workgroup (one workgroup per segment left 7/8 of its invocations idle and paid a
+// workgroup scan per 32 values). The head of each tile first gets its stored value back
+// from `means` (centering), so the later scans along y and z carry it to the whole tile.
 #include "common/grid.wgsl"
 #include "common/lorenzo_params.wgsl"
 
@@ -10,39 +13,61 @@
 @group(0) @binding(2) var<storage, read_write> values: array<u32>;
 
 const WG: u32 = 256u;
-#include "common/wg_scan.wgsl"
+var<workgroup> s_team: array<u32, WG>;
 
 @compute @workgroup_size(WG)
 fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
                   @builtin(workgroup_id) wid: vec3<u32>,
-                  @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let s = wg_linear(wid, nwg);
-    if (s >= P.nlines) {
-        return;
+                  @builtin(num_workgroups) nwg: vec3<u32>) {
+    let team = max(P.team, 1u);
+    let lane = lid % team;
+    let s = wg_linear(wid, nwg) * (WG / team) + lid / team;
+    // an invocation past the last segment keeps an empty run: every invocation takes part
+    // in every barrier below
+    var base = 0u;
+    var lo = 0u;
+    var hi = 0u;
+    var head = 0u;
+    if (s < P.nlines) {
+        let sx = s % P.ntx;
+        let row = s / P.ntx;          // y + z * ny
+        let y = row % P.ny;
+        let z = row / P.ny;
+        let x0 = sx * P.tx;
+        let len = min(P.tx, P.nx - x0);
+        base = P.elem_base + row * P.nx + x0;
+        let per = (len + team - 1u) / team;
+        lo = min(lane * per, len);
+        hi = min(lo + per, len);
+        if (P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {
+            head = means[tile_index(x0, y, z)];
+        }
     }
-    let sx = s % P.ntx;
-    let row = s / P.ntx;          // y + z * ny
-    let y = row % P.ny;
-    let z = row / P.ny;
-    let x0 = sx * P.tx;
-    let len = min(P.tx, P.nx - x0);
-    let base = P.elem_base + row * P.nx + x0;
-    let per = (len + WG - 1u) / WG;
-    let lo = min(lid * per, len);
-    let hi = min(lo + per, len);
     var acc = 0u;
     for (var k = lo; k < hi; k++) {
-        var v = values[base + k];
-        if (k == 0u && P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {
-            v = v + means[tile_index(x0, y, z)];
-        }
-        acc = acc + v;
+        acc = acc + values[base + k];
     }
-    var run = wg_exclusive_scan(lid, acc, SG_ARGS);
+    if (lo == 0u) {
+        acc = acc + head;             // the segment's first value (lane 0's run)
+    }
+    // inclusive scan over the team (Hillis-Steele in workgroup memory; the teams are
+    // aligned blocks of `team` invocations, so no step crosses into another team)
+    s_team[lid] = acc;
+    workgroupBarrier();
+    for (var off = 1u; off < team; off = off << 1u) {
+        var t = 0u;
+        if (lane >= off) {
+            t = s_team[lid - off];
+        }
+        workgroupBarrier();
+        s_team[lid] = s_team[lid] + t;
+        workgroupBarrier();
+    }
+    var run = s_team[lid] - acc;
     for (var k = lo; k < hi; k++) {
         var v = values[base + k];
-        if (k == 0u && P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {
-            v = v + means[tile_index(x0, y, z)];
+        if (k == 0u) {
+            v = v + head;
         }
         run = run + v;
         values[base + k] = run;

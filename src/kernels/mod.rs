@@ -236,7 +236,6 @@ impl Kernel {
             Kernel::ScanReduce
                 | Kernel::ScanDownsweep
                 | Kernel::ScanLookback
-                | Kernel::LorenzoScanX
                 | Kernel::SzpUnpack
                 | Kernel::ChainUnpack
                 | Kernel::SzxEncode

@@ -66,7 +66,7 @@ wgsl_params!(
     /// `Params` of shaders/lorenzo/*.wgsl.
     LorenzoParams {
         nx: u32, ny: u32, nz: u32, centering: u32, tx: u32, ty: u32, tz: u32, ntx: u32,
-        nty: u32, ntz: u32, axis: u32, nlines: u32, elem_base: u32, tile_base: u32, _pad2: u32, _pad3: u32,
+        nty: u32, ntz: u32, axis: u32, nlines: u32, elem_base: u32, tile_base: u32, team: u32, _pad3: u32,
     }
 );
 

@@ -132,6 +132,11 @@ impl BitpackStage {
         record_exclusive_scan(r, cost, offsets, nbk)
     }
 
+    /// Workgroups of `bitpack_unpack` for `n` codes (one invocation per code).
+    pub fn unpack_groups(n: u64) -> Result<u64> {
+        Ok(n.div_ceil(workgroup_size(Kernel::BitpackUnpack)? as u64))
+    }
+
     fn params(&self, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> BitpackParams {
         BitpackParams {
             n: nk as u32,
@@ -329,7 +334,8 @@ impl Stage for BitpackStage {
             let p = self.params(nk, nbk, k, word_base);
             let (c_w, o_w) = (BufSlice::new(cost, 0, 4 * nbk), BufSlice::new(offsets, 0, 4 * nbk));
             Self::record_offsets(r, &p, meta_w, c_w, o_w, nbk)?;
-            r.dispatch(Kernel::BitpackUnpack, false, &p, &[meta_w, o_w, pay_w, BufSlice::new(out, b0 * g.bs * 4, nk * 4)], nbk)?;
+            let groups = Self::unpack_groups(nk)?;
+            r.dispatch(Kernel::BitpackUnpack, false, &p, &[meta_w, o_w, pay_w, BufSlice::new(out, b0 * g.bs * 4, nk * 4)], groups)?;
             pstart += per[k as usize];
         }
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, n * 4), len: n * 4, host: None }])

@@ -82,6 +82,16 @@ impl LorenzoStage {
         })
     }
 
+    /// Set `lorenzo_scan_x`'s row segments (`nlines`) and team size (`team`: a power of
+    /// two of about tx / 4 invocations, at most the workgroup) and return its workgroup
+    /// count.
+    pub fn scan_x_setup(p: &mut LorenzoParams) -> Result<u64> {
+        let wg = workgroup_size(Kernel::LorenzoScanX)?;
+        p.nlines = p.ntx * p.ny * p.nz;
+        p.team = p.tx.div_ceil(4).next_power_of_two().min(wg);
+        Ok((p.nlines as u64).div_ceil((wg / p.team) as u64))
+    }
+
     pub(crate) fn tiles(p: &LorenzoParams) -> u64 {
         p.ntx as u64 * p.nty as u64 * p.ntz as u64
     }
@@ -248,8 +258,8 @@ impl Stage for LorenzoStage {
         for s in self.slabs(r, &p, opts)? {
             let w = BufSlice::new(out, s.win_start, s.win_len);
             let mut q = s.p;
-            q.nlines = q.ntx * q.ny * q.nz;
-            r.dispatch(Kernel::LorenzoScanX, false, &q, &[means, w], q.nlines as u64)?;
+            let groups = Self::scan_x_setup(&mut q)?;
+            r.dispatch(Kernel::LorenzoScanX, false, &q, &[means, w], groups)?;
             if q.ny > 1 {
                 q.axis = 1;
                 q.nlines = q.nx * q.nty * q.nz;

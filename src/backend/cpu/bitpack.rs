@@ -161,15 +161,18 @@ pub fn bitpack_unpack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let offsets: &[u32] = view(b.ro[1], "bitpack_unpack.offsets")?;
     let pay: &[u32] = view(b.ro[2], "bitpack_unpack.payload_u")?;
     let out: &mut [u32] = view_mut(b.rw[0], "bitpack_unpack.out")?;
-    let nb = p.nblocks.min(groups) as usize;
-    need(meta.len() * 4 >= nb && offsets.len() >= nb && out.len() >= p.n as usize, "bitpack_unpack sizes")?;
+    // one invocation per code: the dispatch covers the first groups * WG codes
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::BitpackUnpack)? as u64;
+    let covered = (p.n as u64).min(groups as u64 * wg) as usize;
     let bs = p.block_size as usize;
-    out[..p.n as usize].par_chunks_mut(bs).enumerate().take(nb).try_for_each(|(blk, o)| -> Result<()> {
+    let nb = covered.div_ceil(bs.max(1));
+    need(meta.len() * 4 >= nb && offsets.len() >= nb && out.len() >= p.n as usize, "bitpack_unpack sizes")?;
+    out[..covered].par_chunks_mut(bs).enumerate().try_for_each(|(blk, o)| -> Result<()> {
         let len = block_len(&p, blk as u32) as usize;
         let w = (meta[blk / 4] >> (8 * (blk & 3))) & 0xff;
         let base = (p.word_base + offsets[blk]) as usize;
         need(base + block_words(w, len as u32) as usize <= pay.len(), "bitpack_unpack payload window")?;
-        for (i, v) in o.iter_mut().take(len).enumerate() {
+        for (i, v) in o.iter_mut().enumerate() {
             *v = from_unsigned(extract_code(pay, base, i, w), p.zigzag == 1);
         }
         Ok(())

@@ -68,7 +68,12 @@ pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let means: &[u32] = view(b.ro[0], "lorenzo_scan_x.means")?;
     let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_x.values")?;
     let values = values.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_x: elem_base".into()))?;
-    let lines = p.nlines.min(groups);
+    // teams of p.team invocations, one row segment each, WG / team segments per group
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::LorenzoScanX)?;
+    if p.team == 0 || !p.team.is_power_of_two() || p.team > wg {
+        return Err(Error::Device(format!("lorenzo_scan_x: team {} (a power of two up to {wg})", p.team)));
+    }
+    let lines = (p.nlines as u64).min(groups as u64 * (wg / p.team) as u64) as u32;
     need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_x values")?;
     let rows: Vec<&mut [u32]> = values[..(p.nx * p.ny * p.nz) as usize].chunks_mut(p.nx as usize).collect();
     rows.into_par_iter().enumerate().try_for_each(|(row, r)| -> Result<()> {
