@@ -808,19 +808,21 @@ fn lorenzo_kernels_match_twins_and_invert() {
                 Kernel::LorenzoScanX,
                 false,
                 bytemuck::bytes_of(&p),
-                &[B::In(means.clone()), B::Init(res.clone())],
+                &[B::In(means.clone()), B::In(res.clone()), B::Out(n * 4)],
                 groups,
             );
             let _ = &mut v;
-            // the scans run in place: chain them on the cpu to check the inverse
+            // the axis scans run in place: chain them on the cpu to check the inverse
             let c = cpu();
             let mut r = fzwgpu::recording::Recorder::new(c.as_ref());
             let buf = r.alloc((n * 4) as u64).unwrap();
+            let src = r.alloc((n * 4) as u64).unwrap();
             let mb = r.alloc((tiles * 4) as u64).unwrap();
-            c.write_buffer(buf, 0, &res).unwrap();
+            c.write_buffer(src, 0, &res).unwrap();
             c.write_buffer(mb, 0, &means).unwrap();
             let w = BufSlice::new(buf, 0, (n * 4) as u64);
-            r.dispatch(Kernel::LorenzoScanX, false, &p, &[BufSlice::new(mb, 0, (tiles * 4) as u64), w], groups).unwrap();
+            let (m, s) = (BufSlice::new(mb, 0, (tiles * 4) as u64), BufSlice::new(src, 0, (n * 4) as u64));
+            r.dispatch(Kernel::LorenzoScanX, false, &p, &[m, s, w], groups).unwrap();
             if ny > 1 {
                 let mut q = p;
                 q.axis = 1;

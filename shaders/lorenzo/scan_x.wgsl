@@ -1,16 +1,18 @@
-// lorenzo_scan_x: decode side, inclusive prefix sum in place (wrapping u32) of row
-// segments of one tile (tx values along x). A team of P.team invocations (a power of two
-// <= WG, chosen by the host for about four values per invocation) scans one segment, so
-// a workgroup scans WG / P.team segments: blocks of 32 need teams of 8, 32 segments per
-// workgroup (one workgroup per segment left 7/8 of its invocations idle and paid a
-// workgroup scan per 32 values). The head of each tile first gets its stored value back
+// lorenzo_scan_x: decode side, inclusive prefix sums (wrapping u32) of row segments of
+// one tile (tx values along x), from `residuals` into `values` (out of place, so the
+// inverse needs no copy of the residuals first). A team of P.team invocations (a power
+// of two <= WG, chosen by the host for about four values per invocation) scans one
+// segment, so a workgroup scans WG / P.team segments: tiles of 128 take teams of 32, 8
+// segments per workgroup (one workgroup per segment left most invocations idle and paid
+// a workgroup scan per segment). The head of each tile first gets its stored value back
 // from `means` (centering), so the later scans along y and z carry it to the whole tile.
 #include "common/grid.wgsl"
 #include "common/lorenzo_params.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> means: array<u32>;
-@group(0) @binding(2) var<storage, read_write> values: array<u32>;
+@group(0) @binding(2) var<storage, read> residuals: array<u32>;
+@group(0) @binding(3) var<storage, read_write> values: array<u32>;
 
 const WG: u32 = 256u;
 var<workgroup> s_team: array<u32, WG>;
@@ -45,7 +47,7 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
     }
     var acc = 0u;
     for (var k = lo; k < hi; k++) {
-        acc = acc + values[base + k];
+        acc = acc + residuals[base + k];
     }
     if (lo == 0u) {
         acc = acc + head;             // the segment's first value (lane 0's run)
@@ -65,7 +67,7 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
     }
     var run = s_team[lid] - acc;
     for (var k = lo; k < hi; k++) {
-        var v = values[base + k];
+        var v = residuals[base + k];
         if (k == 0u) {
             v = v + head;
         }

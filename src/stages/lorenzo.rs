@@ -253,13 +253,22 @@ impl Stage for LorenzoStage {
             BufSlice::new(r.temp(16)?, 0, 16)
         };
         let out = r.alloc(n * 4)?;
-        r.copy(BufSlice::new(res.buf, res.offset, n * 4), BufSlice::new(out, 0, n * 4));
+        // lorenzo_scan_x reads the residuals through windows at the slabs' offsets, which
+        // must be storage-aligned: an unaligned input is copied first
+        let res = if res.offset % r.backend.info().storage_align == 0 {
+            res
+        } else {
+            let tmp = r.temp(n * 4)?;
+            r.copy(BufSlice::new(res.buf, res.offset, n * 4), BufSlice::new(tmp, 0, n * 4));
+            BufSlice::new(tmp, 0, n * 4)
+        };
         let wg = workgroup_size(Kernel::LorenzoScanAxis)? as u64;
         for s in self.slabs(r, &p, opts)? {
             let w = BufSlice::new(out, s.win_start, s.win_len);
+            let src = BufSlice::new(res.buf, res.offset + s.win_start, s.win_len);
             let mut q = s.p;
             let groups = Self::scan_x_setup(&mut q)?;
-            r.dispatch(Kernel::LorenzoScanX, false, &q, &[means, w], groups)?;
+            r.dispatch(Kernel::LorenzoScanX, false, &q, &[means, src, w], groups)?;
             if q.ny > 1 {
                 q.axis = 1;
                 q.nlines = q.nx * q.nty * q.nz;

@@ -66,31 +66,32 @@ pub fn lorenzo_forward(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: LorenzoParams = params(pb)?;
     let means: &[u32] = view(b.ro[0], "lorenzo_scan_x.means")?;
+    let residuals: &[u32] = view(b.ro[1], "lorenzo_scan_x.residuals")?;
     let values: &mut [u32] = view_mut(b.rw[0], "lorenzo_scan_x.values")?;
     let values = values.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_x: elem_base".into()))?;
+    let residuals = residuals.get(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_x: elem_base".into()))?;
     // teams of p.team invocations, one row segment each, WG / team segments per group
     let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::LorenzoScanX)?;
     if p.team == 0 || !p.team.is_power_of_two() || p.team > wg {
         return Err(Error::Device(format!("lorenzo_scan_x: team {} (a power of two up to {wg})", p.team)));
     }
     let lines = (p.nlines as u64).min(groups as u64 * (wg / p.team) as u64) as u32;
-    need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_x values")?;
-    let rows: Vec<&mut [u32]> = values[..(p.nx * p.ny * p.nz) as usize].chunks_mut(p.nx as usize).collect();
-    rows.into_par_iter().enumerate().try_for_each(|(row, r)| -> Result<()> {
+    let n = (p.nx * p.ny * p.nz) as usize;
+    need(values.len() >= n && residuals.len() >= n, "lorenzo_scan_x values")?;
+    let rows: Vec<(&mut [u32], &[u32])> = values[..n].chunks_mut(p.nx as usize).zip(residuals[..n].chunks(p.nx as usize)).collect();
+    rows.into_par_iter().enumerate().try_for_each(|(row, (r, src))| -> Result<()> {
         let (y, z) = (row as u32 % p.ny, row as u32 / p.ny);
         for sx in 0..p.ntx {
             if row as u32 * p.ntx + sx >= lines {
                 continue;
             }
-            let x0 = sx * p.tx;
-            let seg = &mut r[x0 as usize..(x0 + p.tx).min(p.nx) as usize];
-            if p.centering == 1 && y % p.ty == 0 && z % p.tz == 0 {
-                let m = *means.get(tile_index(&p, x0, y, z) as usize).ok_or_else(|| Error::Device("means window".into()))?;
-                seg[0] = seg[0].wrapping_add(m);
-            }
+            let (a, e) = ((sx * p.tx) as usize, ((sx + 1) * p.tx).min(p.nx) as usize);
             let mut acc = 0u32;
-            for v in seg.iter_mut() {
-                acc = acc.wrapping_add(*v);
+            if p.centering == 1 && y % p.ty == 0 && z % p.tz == 0 {
+                acc = *means.get(tile_index(&p, sx * p.tx, y, z) as usize).ok_or_else(|| Error::Device("means window".into()))?;
+            }
+            for (v, &d) in r[a..e].iter_mut().zip(&src[a..e]) {
+                acc = acc.wrapping_add(d);
                 *v = acc;
             }
         }
