@@ -37,9 +37,29 @@ fn lorenzo_scan_axis(@builtin(local_invocation_index) lid: u32,
         stride = P.nx * P.ny;
         len = min(P.tz, P.nz - z0);
     }
+    // four loads before their stores: a store may alias a later load for the compiler,
+    // so a plain load-add-store loop waits out one memory latency per value
     var acc = 0u;
-    for (var k = 0u; k < len; k++) {
-        acc = acc + values[P.elem_base + start + k * stride];
-        values[P.elem_base + start + k * stride] = acc;
+    var i = P.elem_base + start;
+    var k = 0u;
+    for (; k + 4u <= len; k += 4u) {
+        let a0 = values[i];
+        let a1 = values[i + stride];
+        let a2 = values[i + 2u * stride];
+        let a3 = values[i + 3u * stride];
+        acc = acc + a0;
+        values[i] = acc;
+        acc = acc + a1;
+        values[i + stride] = acc;
+        acc = acc + a2;
+        values[i + 2u * stride] = acc;
+        acc = acc + a3;
+        values[i + 3u * stride] = acc;
+        i = i + 4u * stride;
+    }
+    for (; k < len; k++) {
+        acc = acc + values[i];
+        values[i] = acc;
+        i = i + stride;
     }
 }
