@@ -192,3 +192,42 @@ fn szx_meta_entries_outside_the_format_are_corrupt() {
         }
     }
 }
+
+/// Past 1 MiB of payload, decoding checks the payload checksum on another thread while
+/// the buffers upload: a flipped payload byte is still a checksum error before any
+/// stage reads the buffers, through `decompress` and `decompress_into` on both
+/// backends, and the intact archive still decodes.
+#[test]
+fn large_payload_checksum_runs_beside_the_upload() {
+    let mut s = 0x9e3779b97f4a7c15u64;
+    let v: Vec<f32> = (0..1_200_000)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 * 1e-3
+        })
+        .collect();
+    let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
+    let a = noa_pipeline("szx").compress(cpu().as_ref(), &f).unwrap().bytes;
+    let hs = fzm::read(&a).unwrap().header.header_size as usize;
+    assert!(a.len() - hs > 1 << 20, "the payload must take the threaded path: {} bytes", a.len() - hs);
+    let g = gpu();
+    for at in [hs, hs + (a.len() - hs) / 2, a.len() - 1] {
+        let mut b = a.clone();
+        b[at] ^= 0x04;
+        for be in [cpu(), g.clone()] {
+            match fzwgpu::decompress(be.as_ref(), &b, &Default::default()) {
+                Err(Error::Checksum { what: "payload", .. }) => {}
+                other => panic!("flip at {at}: {:?}", other.map(|_| ())),
+            }
+            let mut out = vec![0u8; f.bytes.len()];
+            match fzwgpu::decompress_into(be.as_ref(), &b, &Default::default(), &mut out) {
+                Err(Error::Checksum { what: "payload", .. }) => {}
+                other => panic!("flip at {at} (into): {:?}", other.map(|_| ())),
+            }
+        }
+    }
+    let d = fzwgpu::decompress(g.as_ref(), &a, &Default::default()).unwrap();
+    assert_eq!(d.field.bytes.len(), f.bytes.len());
+}

@@ -210,7 +210,7 @@ fn phases_split_the_wall_time() {
             let subs = ["host.setup", "host.record", "host.finish", "host.coding", "host.archive", "host.release"];
             check_phases(&format!("{name} {preset} compress"), &c.report, &subs);
             let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
-            let subs = ["host.parse", "host.copy", "host.record", "host.release"];
+            let subs = ["host.parse", "host.copy", "host.verify", "host.record", "host.release"];
             check_phases(&format!("{name} {preset} decompress"), &d.report, &subs);
         }
     }

@@ -310,6 +310,36 @@ pub fn read_header(bytes: &[u8]) -> Result<CoreHeader> {
 
 /// Parse and validate a whole archive.
 pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
+    let (a, pending) = read_unverified(bytes)?;
+    if let Some(p) = pending {
+        p.verify()?;
+    }
+    Ok(a)
+}
+
+/// The payload checksum of an archive read by [`read_unverified`], still to be checked.
+#[derive(Debug, Clone, Copy)]
+pub struct PendingChecksum<'a> {
+    payload: &'a [u8],
+    stored: u32,
+}
+
+impl PendingChecksum<'_> {
+    /// Compute the payload's CRC-32 (on several threads) and compare it with the stored one.
+    pub fn verify(&self) -> Result<()> {
+        let c = crate::hostmem::crc32(self.payload);
+        if c != self.stored {
+            return Err(Error::Checksum { what: "payload", stored: self.stored, computed: c });
+        }
+        Ok(())
+    }
+}
+
+/// [`read`] without the payload checksum, which it returns to be verified (where the
+/// archive has one) before anything reads the buffers' contents: decoding checks it
+/// while the buffers upload. The header, its checksum and every structural field are
+/// checked here as in [`read`].
+pub fn read_unverified(bytes: &[u8]) -> Result<(Archive<'_>, Option<PendingChecksum<'_>>)> {
     let h = read_header(bytes)?;
     if h.num_stages == 0 || h.num_stages > MAX_STAGES {
         return Err(Error::corrupt(format!("{} stages (1..={MAX_STAGES} allowed)", h.num_stages)));
@@ -346,12 +376,7 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
         }
     }
     let payload = &bytes[hs..];
-    if h.flags & FLAG_DATA_CRC != 0 {
-        let c = crate::hostmem::crc32(payload);
-        if c != h.data_checksum {
-            return Err(Error::Checksum { what: "payload", stored: h.data_checksum, computed: c });
-        }
-    }
+    let pending = (h.flags & FLAG_DATA_CRC != 0).then_some(PendingChecksum { payload, stored: h.data_checksum });
     if h.source_uncompressed_sizes[0] != h.uncompressed_size || h.source_uncompressed_sizes[1..].iter().any(|&s| s != 0) {
         return Err(Error::corrupt("source sizes disagree with the uncompressed size"));
     }
@@ -440,5 +465,5 @@ pub fn read(bytes: &[u8]) -> Result<Archive<'_>> {
             return Err(Error::corrupt("archived buffers overlap"));
         }
     }
-    Ok(Archive { header: h, stages, buffers, payload })
+    Ok((Archive { header: h, stages, buffers, payload }, pending))
 }

@@ -85,8 +85,10 @@ pub struct RunReport {
     /// submissions and buffer creation), "host.finish" (the stages' statistics from
     /// their archived outputs, and the archive's entries), "host.coding" (host coders
     /// such as SPECK), "host.archive" (writing the FZM bytes with their CRCs); on decompress
-    /// "host.parse" (reading and checking the archive), "host.copy" (the host copy of
-    /// what the stages read of their archived buffers) and "host.record" (recording
+    /// "host.parse" (reading and checking the archive's header and layout; the payload
+    /// checksum of archives past 1 MiB runs on another thread beside the uploads),
+    /// "host.verify" (waiting for that checksum after the uploads), "host.copy" (the host
+    /// copy of what the stages read of their archived buffers) and "host.record" (recording
     /// the inverses, with the stages' metadata scans); both: "host.alloc" (buffer
     /// creation or pool reuse), "host.release" (returning buffers)).
     pub phases: Vec<(String, f64)>,
@@ -923,7 +925,14 @@ enum Target<'o> {
 
 fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, target: Target<'_>) -> Result<Decoded<'b>> {
     let t0 = Instant::now();
-    let arch = fzm::read(bytes)?;
+    // the payload checksum runs beside the uploads below (before any stage reads a
+    // buffer); a small payload is checked here, where a thread would cost more
+    let (arch, mut pending) = fzm::read_unverified(bytes)?;
+    if arch.payload.len() < 1 << 20 {
+        if let Some(p) = pending.take() {
+            p.verify()?;
+        }
+    }
     if let Target::Into(out) = &target {
         if out.len() as u64 != arch.header.uncompressed_size {
             return Err(Error::Input(format!(
@@ -1006,45 +1015,56 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             want.map_or(len, |w| len.min(usize::try_from(w).unwrap_or(usize::MAX)))
         })
         .collect();
-    let tcopy = Instant::now();
-    let shared = {
-        let mut v = crate::hostmem::zeroed(host_len.iter().sum())?;
-        let mut at = 0;
-        for (k, &l) in host_len.iter().enumerate() {
-            crate::hostmem::par_copy(&mut v[at..at + l], &arch.buffer_data(k)[..l]);
-            at += l;
+    // the archived buffers go to the device (and what the stages read on the host to one
+    // host copy) while another thread checks the payload checksum; nothing reads a
+    // buffer's contents before it passed
+    let (t_copy, t_verify) = std::thread::scope(|sc| -> Result<(f64, f64)> {
+        let check = pending.map(|p| sc.spawn(move || p.verify()));
+        let tcopy = Instant::now();
+        let shared = {
+            let mut v = crate::hostmem::zeroed(host_len.iter().sum())?;
+            let mut at = 0;
+            for (k, &l) in host_len.iter().enumerate() {
+                crate::hostmem::par_copy(&mut v[at..at + l], &arch.buffer_data(k)[..l]);
+                at += l;
+            }
+            Arc::new(v)
+        };
+        let t_copy = tcopy.elapsed().as_secs_f64();
+        let mut host_at = 0;
+        for (k, e) in arch.buffers.iter().enumerate() {
+            let data = arch.buffer_data(k);
+            let at = host_at;
+            host_at += host_len[k];
+            let size = (data.len() as u64).next_multiple_of(4).max(4);
+            let buf = r.alloc(size)?;
+            let tu = Instant::now();
+            // whole words straight from the archive, the ragged tail padded
+            let whole = data.len() / 4 * 4;
+            if whole > 0 {
+                be.write_buffer(buf, 0, &data[..whole])?;
+            }
+            if whole < data.len() || data.is_empty() {
+                let mut tail = [0u8; 4];
+                tail[..data.len() - whole].copy_from_slice(&data[whole..]);
+                be.write_buffer(buf, whole as u64, &tail)?;
+            }
+            t_upload += tu.elapsed().as_secs_f64();
+            values.insert(
+                e.dag_buffer_id,
+                PortData::Device {
+                    slice: BufSlice::new(buf, 0, size),
+                    len: data.len() as u64,
+                    host: Some(stages::HostBytes::window(shared.clone(), at, host_len[k])),
+                },
+            );
         }
-        Arc::new(v)
-    };
-    let t_copy = tcopy.elapsed().as_secs_f64();
-    let mut host_at = 0;
-    for (k, e) in arch.buffers.iter().enumerate() {
-        let data = arch.buffer_data(k);
-        let at = host_at;
-        host_at += host_len[k];
-        let size = (data.len() as u64).next_multiple_of(4).max(4);
-        let buf = r.alloc(size)?;
-        let tu = Instant::now();
-        // whole words straight from the archive, the ragged tail padded
-        let whole = data.len() / 4 * 4;
-        if whole > 0 {
-            be.write_buffer(buf, 0, &data[..whole])?;
+        let tv = Instant::now();
+        if let Some(h) = check {
+            h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
         }
-        if whole < data.len() || data.is_empty() {
-            let mut tail = [0u8; 4];
-            tail[..data.len() - whole].copy_from_slice(&data[whole..]);
-            be.write_buffer(buf, whole as u64, &tail)?;
-        }
-        t_upload += tu.elapsed().as_secs_f64();
-        values.insert(
-            e.dag_buffer_id,
-            PortData::Device {
-                slice: BufSlice::new(buf, 0, size),
-                len: data.len() as u64,
-                host: Some(stages::HostBytes::window(shared.clone(), at, host_len[k])),
-            },
-        );
-    }
+        Ok((t_copy, tv.elapsed().as_secs_f64()))
+    })?;
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
     let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
     let mut chains: Vec<(usize, usize, usize)> = Vec::new();
@@ -1227,6 +1247,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         ("host".into(), t_host),
         ("host.parse".into(), t_parse),
         ("host.copy".into(), t_copy),
+        ("host.verify".into(), t_verify),
         ("host.record".into(), t_record),
         ("host.alloc".into(), t_alloc),
         ("host.release".into(), t_release),
