@@ -28,11 +28,20 @@ fn wg_exclusive_scan(lid: u32, v: u32, sg_lane: u32, sg_size: u32) -> u32 {
 }
 #else
 fn wg_exclusive_scan(lid: u32, v: u32, sg_lane: u32, sg_size: u32) -> u32 {
+    return team_exclusive_scan(lid, v, WG);
+}
+#endif
+
+// Exclusive scan of one u32 per invocation inside each aligned team of `team`
+// invocations (a power of two dividing WG, the same for the whole workgroup): a
+// shared-memory Hillis-Steele scan. Every invocation of the workgroup calls it.
+fn team_exclusive_scan(lid: u32, v: u32, team: u32) -> u32 {
+    let lane = lid % team;
     s_scan[lid] = v;
     workgroupBarrier();
-    for (var off = 1u; off < WG; off = off << 1u) {
+    for (var off = 1u; off < team; off = off << 1u) {
         var t = 0u;
-        if (lid >= off) {
+        if (lane >= off) {
             t = s_scan[lid - off];
         }
         workgroupBarrier();
@@ -43,7 +52,6 @@ fn wg_exclusive_scan(lid: u32, v: u32, sg_lane: u32, sg_size: u32) -> u32 {
     workgroupBarrier();
     return r;
 }
-#endif
 
 fn wg_sum(lid: u32, v: u32, sg_lane: u32, sg_size: u32) -> u32 {
     let e = wg_exclusive_scan(lid, v, sg_lane, sg_size);

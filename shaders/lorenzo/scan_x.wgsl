@@ -15,7 +15,7 @@
 @group(0) @binding(3) var<storage, read_write> values: array<u32>;
 
 const WG: u32 = 256u;
-var<workgroup> s_team: array<u32, WG>;
+#include "common/wg_scan.wgsl"
 
 @compute @workgroup_size(WG)
 fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
@@ -52,20 +52,9 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
     if (lo == 0u) {
         acc = acc + head;             // the segment's first value (lane 0's run)
     }
-    // inclusive scan over the team (Hillis-Steele in workgroup memory; the teams are
-    // aligned blocks of `team` invocations, so no step crosses into another team)
-    s_team[lid] = acc;
-    workgroupBarrier();
-    for (var off = 1u; off < team; off = off << 1u) {
-        var t = 0u;
-        if (lane >= off) {
-            t = s_team[lid - off];
-        }
-        workgroupBarrier();
-        s_team[lid] = s_team[lid] + t;
-        workgroupBarrier();
-    }
-    var run = s_team[lid] - acc;
+    // the runs before this one in its team (the teams are aligned blocks of `team`
+    // invocations)
+    var run = team_exclusive_scan(lid, acc, team);
     for (var k = lo; k < hi; k++) {
         var v = residuals[base + k];
         if (k == 0u) {
