@@ -803,15 +803,16 @@ fn lorenzo_kernels_match_twins_and_invert() {
             let (res, means) = (out[0].clone(), if centering == 1 { out[1].clone() } else { vec![0u8; tiles * 4] });
             let groups = fzwgpu::stages::lorenzo::LorenzoStage::scan_x_setup(&mut p).unwrap();
             assert_eq!(p.nlines, p.ntx * ny * nz);
-            let mut v = twin_check(
+            // the x scan's output feeds the axis scans' twin checks below
+            let scanned = twin_check(
                 "lorenzo",
                 Kernel::LorenzoScanX,
                 false,
                 bytemuck::bytes_of(&p),
                 &[B::In(means.clone()), B::In(res.clone()), B::Out(n * 4)],
                 groups,
-            );
-            let _ = &mut v;
+            )
+            .remove(0);
             // the axis scans run in place: chain them on the cpu to check the inverse
             let c = cpu();
             let mut r = fzwgpu::recording::Recorder::new(c.as_ref());
@@ -833,7 +834,7 @@ fn lorenzo_kernels_match_twins_and_invert() {
                     Kernel::LorenzoScanAxis,
                     false,
                     bytemuck::bytes_of(&q),
-                    &[B::Init(res.clone())],
+                    &[B::Init(scanned.clone())],
                     (q.nlines as u64).div_ceil(256),
                 );
             }
@@ -847,7 +848,7 @@ fn lorenzo_kernels_match_twins_and_invert() {
                     Kernel::LorenzoScanAxis,
                     false,
                     bytemuck::bytes_of(&q),
-                    &[B::Init(res.clone())],
+                    &[B::Init(scanned.clone())],
                     (q.nlines as u64).div_ceil(256),
                 );
             }
