@@ -256,7 +256,7 @@ pub trait Stage: Send {
     }
     /// How many leading bytes of archived forward output `port` the inverse reads on
     /// the host (None: all of them). Decoding copies only those out of the archive
-    /// (SZx and AdaptiveBitpack read their meta region, not the payload); a hint too
+    /// (SZx, SZp and AdaptiveBitpack read their meta region, not the payload); a hint too
     /// short costs a readback ([`PortData::host_prefix`]), never a wrong result.
     fn host_read_bytes(&self, _port: usize) -> Option<u64> {
         None
