@@ -23,11 +23,7 @@ for be in cuda wgpu; do
     ab main /tmp/ct/fzwgpu $be "${f%|*}" "${f#*|}"; ab before /tmp/ct/fzwgpu-b $be "${f%|*}" "${f#*|}"
   done
 done
-for be in cuda wgpu; do left 470 || break
-  B=/tmp/ct/fzwgpu EXTRA="--backend $be" PRESETS="szp_composed szp_centered" timeout 110 bash .device/validation.sh > $OUT/r14a-val-$be.log 2>&1
-  echo "validation main $be: $(grep -cE '^sz' $OUT/r14a-val-$be.log) passed, $(grep -c '^FAIL' $OUT/r14a-val-$be.log) failed, $(grep -c ALL_DONE $OUT/r14a-val-$be.log) done"
-  grep '^FAIL' $OUT/r14a-val-$be.log | cut -c1-160 | head -3
-done
+val r14a /tmp/ct/fzwgpu "szp_composed szp_centered"
 left 540 && FZWGPU_PROFILE=1 timeout 40 /tmp/ct/fzwgpu bench --backend wgpu --size 256M --fields tiled --reps 1 --warmup 0 --replays 1 --presets szp_centered 2>&1 | grep -A9 "13 dispatches" | tail -9
 echo "total $(( $(date +%s) - T0 )) s"
 save_cache

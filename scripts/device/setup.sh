@@ -28,3 +28,21 @@ watched() {
   fi
   wait $pid
 }
+# val LABEL BINARY "PRESETS" [LIMIT]: validation.sh of BINARY's presets through CUDA and
+# Vulkan (eval --compare-cpu on every real field), a count line per backend
+val() {
+  local be
+  for be in cuda wgpu; do left ${VAL_LEFT:-470} || break
+    B=$2 EXTRA="--backend $be" PRESETS="$3" timeout ${4:-110} bash .device/validation.sh > $OUT/$1-val-$be.log 2>&1
+    echo "validation $1 $be: $(grep -cE '^sz' $OUT/$1-val-$be.log) passed, $(grep -c '^FAIL' $OUT/$1-val-$be.log) failed, $(grep -c ALL_DONE $OUT/$1-val-$be.log) done"
+    grep '^FAIL' $OUT/$1-val-$be.log | cut -c1-160 | head -3
+  done
+}
+# e2e LABEL PRESETS: end to end (--replays 1) on the 1 GiB smooth field through CUDA and
+# Vulkan, JSON in $OUT/LABEL-e2e-BACKEND.jsonl
+e2e() {
+  local be
+  for be in cuda wgpu; do left ${E2E_LEFT:-150} || break
+    timeout 70 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets $2 --json $OUT/$1-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
+  done
+}
