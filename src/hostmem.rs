@@ -69,6 +69,37 @@ pub fn par_copy(dst: &mut [u8], src: &[u8]) {
     dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).for_each(|(d, s)| d.copy_from_slice(s));
 }
 
+/// `par_copy` that also returns the CRC-32/IEEE of the bytes copied: each thread hashes
+/// the piece it has just written, while it is in its cache, so the check costs no
+/// second pass over memory (the archive's payload check during its readback).
+pub fn par_copy_crc(dst: &mut [u8], src: &[u8]) -> u32 {
+    let copy_hash = |d: &mut [u8], s: &[u8]| {
+        d.copy_from_slice(s);
+        let mut h = crc32fast::Hasher::new();
+        h.update(d);
+        h
+    };
+    if src.len() < 4 * PIECE {
+        return copy_hash(dst, src).finalize();
+    }
+    dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).map(|(d, s)| copy_hash(d, s)).reduce_with(combined).map_or(0, |h| h.finalize())
+}
+
+/// `a` followed by `b` (rayon's `reduce_with` keeps the pieces in order).
+fn combined(mut a: crc32fast::Hasher, b: crc32fast::Hasher) -> crc32fast::Hasher {
+    a.combine(&b);
+    a
+}
+
+/// The CRC-32 of the concatenation of pieces given as (CRC, length), in order.
+pub fn crc32_concat(pieces: impl IntoIterator<Item = (u32, u64)>) -> u32 {
+    pieces
+        .into_iter()
+        .map(|(crc, len)| crc32fast::Hasher::new_with_initial_len(crc, len))
+        .fold(crc32fast::Hasher::new(), combined)
+        .finalize()
+}
+
 /// CRC-32/IEEE of `b` (the same value as `crc32fast::hash`), pieces hashed on several
 /// threads and combined in order.
 pub fn crc32(b: &[u8]) -> u32 {
@@ -81,10 +112,7 @@ pub fn crc32(b: &[u8]) -> u32 {
             h.update(c);
             h
         })
-        .reduce_with(|mut a, b| {
-            a.combine(&b);
-            a
-        })
+        .reduce_with(combined)
         .map_or(0, |h| h.finalize())
 }
 
@@ -136,6 +164,14 @@ mod tests {
             assert!(dst.iter().all(|&b| b == 0));
             par_copy(&mut dst, &src);
             assert_eq!(dst, src);
+            let mut dst2 = vec![0xA5u8; n];
+            assert_eq!(par_copy_crc(&mut dst2, &src), crc32fast::hash(&src), "copy's crc of {n} bytes");
+            assert_eq!(dst2, src);
+            // the same bytes as three pieces (one of them empty), combined in order
+            let (a, b) = (n / 3, n / 3 + n / 5);
+            let parts = [&src[..a], &src[a..a], &src[a..b], &src[b..]];
+            let concat = crc32_concat(parts.iter().map(|p| (crc32fast::hash(p), p.len() as u64)));
+            assert_eq!(concat, crc32fast::hash(&src), "pieces' crc of {n} bytes");
         }
     }
 

@@ -158,20 +158,20 @@ fn writing_in_place_equals_writing_copies() {
         let at = lay.header_size + *off as usize;
         out[at..at + d.len()].copy_from_slice(d);
     }
-    fzm::finish(&a.stages, &a.buffers, &lay, &mut out, a.header.uncompressed_size).unwrap();
+    fzm::finish(&a.stages, &a.buffers, &lay, &mut out, a.header.uncompressed_size, None).unwrap();
     assert!(out == bytes);
     // one stage or one buffer entry too few or too many, or a wrong total
-    let bad = fzm::finish(&a.stages[1..], &a.buffers, &lay, &mut out, 0);
+    let bad = fzm::finish(&a.stages[1..], &a.buffers, &lay, &mut out, 0, None);
     assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
-    let bad = fzm::finish(&a.stages, &a.buffers[1..], &lay, &mut out, 0);
+    let bad = fzm::finish(&a.stages, &a.buffers[1..], &lay, &mut out, 0, None);
     assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
     let mut longer = out.clone();
     longer.push(0);
-    let bad = fzm::finish(&a.stages, &a.buffers, &lay, &mut longer, 0);
+    let bad = fzm::finish(&a.stages, &a.buffers, &lay, &mut longer, 0, None);
     assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
     let mut big = a.buffers.clone();
     big[0].data_size = lay.total;
-    let bad = fzm::finish(&a.stages, &big, &lay, &mut out, 0);
+    let bad = fzm::finish(&a.stages, &big, &lay, &mut out, 0, None);
     assert!(matches!(bad, Err(Error::Pipeline(_))), "{bad:?}");
 }
 

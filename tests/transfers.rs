@@ -59,25 +59,36 @@ fn read_into_fills_exactly_the_destinations() {
         let windows = [(0usize, 33 * MIB, 3usize), (8, 17, 1), (5 * MIB, 6 * MIB + 4, 2), (n - 4, 4, 0)];
         let gap = 64;
         let total: usize = windows.iter().map(|&(_, l, short)| l - short + gap).sum();
-        let mut mem = vec![0xABu8; total];
-        {
-            let mut rest = mem.as_mut_slice();
-            let mut dsts: Vec<&mut [u8]> = Vec::new();
-            for &(_, l, short) in &windows {
-                let (d, r) = rest.split_at_mut(l - short);
-                let (_, r) = r.split_at_mut(gap);
-                dsts.push(d);
-                rest = r;
+        // plain, then with the CRC of each destination hashed as it is copied in
+        for with_crc in [false, true] {
+            let mut mem = vec![0xABu8; total];
+            let mut crcs = Vec::new();
+            {
+                let mut rest = mem.as_mut_slice();
+                let mut dsts: Vec<&mut [u8]> = Vec::new();
+                for &(_, l, short) in &windows {
+                    let (d, r) = rest.split_at_mut(l - short);
+                    let (_, r) = r.split_at_mut(gap);
+                    dsts.push(d);
+                    rest = r;
+                }
+                let slices: Vec<BufSlice> = windows.iter().map(|&(o, l, _)| BufSlice::new(buf, o as u64, l as u64)).collect();
+                if with_crc {
+                    crcs = be.read_into_crc(&slices, &mut dsts).unwrap();
+                } else {
+                    be.read_into(&slices, &mut dsts).unwrap();
+                }
             }
-            let slices: Vec<BufSlice> = windows.iter().map(|&(o, l, _)| BufSlice::new(buf, o as u64, l as u64)).collect();
-            be.read_into(&slices, &mut dsts).unwrap();
-        }
-        let mut at = 0;
-        for &(o, l, short) in &windows {
-            let k = l - short;
-            assert!(mem[at..at + k] == data[o..o + k], "{name}: window {o}+{l} differs");
-            assert!(mem[at + k..at + k + gap].iter().all(|&b| b == 0xAB), "{name}: bytes past window {o}+{l} were written");
-            at += k + gap;
+            let mut at = 0;
+            for (i, &(o, l, short)) in windows.iter().enumerate() {
+                let k = l - short;
+                assert!(mem[at..at + k] == data[o..o + k], "{name}: window {o}+{l} differs");
+                assert!(mem[at + k..at + k + gap].iter().all(|&b| b == 0xAB), "{name}: bytes past window {o}+{l} were written");
+                if with_crc {
+                    assert_eq!(crcs[i], crc32fast::hash(&data[o..o + k]), "{name}: CRC of window {o}+{l}");
+                }
+                at += k + gap;
+            }
         }
         // a destination longer than its window is an error, not a partial read
         let mut big = vec![0u8; 12];

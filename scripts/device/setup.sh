@@ -39,10 +39,10 @@ val() {
   done
 }
 # e2e LABEL PRESETS: end to end (--replays 1) on the 1 GiB smooth field through CUDA and
-# Vulkan, JSON in $OUT/LABEL-e2e-BACKEND.jsonl
+# Vulkan, JSON in $OUT/LABEL-e2e-BACKEND.jsonl (E2E_BIN: another binary, e.g. fzwgpu-b)
 e2e() {
   local be
   for be in cuda wgpu; do left ${E2E_LEFT:-150} || break
-    timeout 70 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets $2 --json $OUT/$1-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
+    timeout 70 ${E2E_BIN:-/tmp/ct/fzwgpu} bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets $2 --json $OUT/$1-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
   done
 }

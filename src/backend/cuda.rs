@@ -446,11 +446,15 @@ impl CudaBackend {
 
     /// Copy device memory into host bytes through the staging pair (after the work
     /// queued on the stream).
-    fn download(&self, st: &Staging, src: sys::CUdeviceptr, out: &mut [u8]) -> Result<()> {
+    /// Copy device memory at `src` into `out` through the staging pair; returns the
+    /// CRC-32 of the bytes when `crc` (each piece hashed by the thread that copies it).
+    fn download(&self, st: &Staging, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
         if st.bufs.len() < 2 || out.len() < (1 << 20) {
             unsafe { cu::memcpy_dtoh_async(out, src, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            return self.sync();
+            self.sync()?;
+            return Ok(crc.then(|| crate::hostmem::crc32(out)));
         }
+        let mut pieces: Vec<(u32, u64)> = Vec::new();
         let total = out.len();
         let n = total.div_ceil(STAGE_BYTES);
         let issue = |k: usize| -> Result<()> {
@@ -471,9 +475,15 @@ impl CudaBackend {
             let len = STAGE_BYTES.min(o.len());
             // SAFETY: the staging buffer holds `len` bytes the copy (waited on) wrote;
             // threads copy them out so the first-touch faults of `out` run in parallel.
-            crate::hostmem::par_copy(&mut o[..len], unsafe { std::slice::from_raw_parts(buf as *const u8, len) });
+            let staged = unsafe { std::slice::from_raw_parts(buf as *const u8, len) };
+            if crc {
+                pieces.push((crate::hostmem::par_copy_crc(&mut o[..len], staged), len as u64));
+            } else {
+                crate::hostmem::par_copy(&mut o[..len], staged);
+            }
         }
-        self.sync()
+        self.sync()?;
+        Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
     fn sync(&self) -> Result<()> {
@@ -599,7 +609,7 @@ impl Backend for CudaBackend {
         for s in &rec.readbacks {
             let p = self.ptr(s)?;
             let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&st, p, &mut v)?;
+            self.download(&st, p, &mut v, false)?;
             readbacks.push(v);
         }
         Ok(Submission { readbacks, kernel_seconds: Some(ms as f64 * 1e-3) })
@@ -612,7 +622,7 @@ impl Backend for CudaBackend {
         for s in slices {
             let p = self.ptr(s)?;
             let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&st, p, &mut v)?;
+            self.download(&st, p, &mut v, false)?;
             out.push(v);
         }
         Ok(out)
@@ -624,9 +634,21 @@ impl Backend for CudaBackend {
         self.bind()?;
         for (s, o) in slices.iter().zip(outs.iter_mut()) {
             let p = self.ptr(s)?;
-            self.download(&st, p, o)?;
+            self.download(&st, p, o, false)?;
         }
         Ok(())
+    }
+
+    fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
+        super::check_read_into(slices, outs)?;
+        let st = self.run()?;
+        self.bind()?;
+        let mut crcs = Vec::with_capacity(outs.len());
+        for (s, o) in slices.iter().zip(outs.iter_mut()) {
+            let p = self.ptr(s)?;
+            crcs.push(self.download(&st, p, o, true)?.unwrap_or(0));
+        }
+        Ok(crcs)
     }
 
     fn trim_pool(&self) {

@@ -115,6 +115,14 @@ pub trait Backend: Send + Sync {
         }
         Ok(())
     }
+    /// `read_into` that also returns the CRC-32/IEEE of each destination's bytes, so an
+    /// archive read straight into place needs no second pass for its payload check.
+    /// The staged backends hash each piece as their threads copy it out of staging;
+    /// this default reads, then hashes.
+    fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
+        self.read_into(slices, outs)?;
+        Ok(outs.iter().map(|o| crate::hostmem::crc32(o)).collect())
+    }
     /// Drop pooled buffers that are not in use.
     fn trim_pool(&self);
 }

@@ -143,7 +143,7 @@ pub fn write(stages: &[StageInfo], buffers: &[(BufferEntry, Vec<u8>)], uncompres
         crate::hostmem::par_copy(&mut out[at..at + data.len()], data);
     }
     let entries: Vec<BufferEntry> = buffers.iter().map(|(e, d)| BufferEntry { data_size: d.len() as u64, ..e.clone() }).collect();
-    finish(stages, &entries, &lay, &mut out, uncompressed_size)?;
+    finish(stages, &entries, &lay, &mut out, uncompressed_size, None)?;
     Ok(out)
 }
 
@@ -181,7 +181,17 @@ pub fn alloc_reusing(lay: &Layout, sizes: &[u64], mut recycled: Vec<u8>) -> Resu
 /// Fill in the header of an archive whose payloads are already in place (`out` from
 /// [`alloc`], buffer `i`'s `entries[i].data_size` bytes at `lay.offsets[i]` after the
 /// header), and both CRCs. The padding between payloads must be zero.
-pub fn finish(stages: &[StageInfo], entries: &[BufferEntry], lay: &Layout, out: &mut [u8], uncompressed_size: u64) -> Result<()> {
+///
+/// `data_crc`: the payload's CRC-32 when the caller hashed it already (as the readback
+/// wrote it); `None` hashes `out`'s payload here.
+pub fn finish(
+    stages: &[StageInfo],
+    entries: &[BufferEntry],
+    lay: &Layout,
+    out: &mut [u8],
+    uncompressed_size: u64,
+    data_crc: Option<u32>,
+) -> Result<()> {
     let header_size = lay.header_size;
     let want_header = CORE_HEADER_BYTES + STAGE_INFO_BYTES * stages.len() + BUFFER_ENTRY_BYTES * entries.len();
     if entries.len() != lay.offsets.len()
@@ -239,7 +249,7 @@ pub fn finish(stages: &[StageInfo], entries: &[BufferEntry], lay: &Layout, out: 
     }
     // core header
     let flags = FLAG_DATA_CRC | FLAG_HEADER_CRC;
-    let data_crc = crate::hostmem::crc32(&out[header_size..]);
+    let data_crc = data_crc.unwrap_or_else(|| crate::hostmem::crc32(&out[header_size..]));
     let h = &mut out[..CORE_HEADER_BYTES];
     h[0..4].copy_from_slice(&MAGIC.to_le_bytes());
     h[4..6].copy_from_slice(&(((VERSION_MAJOR as u16) << 8) | VERSION_MINOR as u16).to_le_bytes());

@@ -700,6 +700,8 @@ impl Pipeline {
         let td = Instant::now();
         let mut outputs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
         let mut placed: Option<(fzm::Layout, Vec<u8>)> = None;
+        // the CRC of each destination, hashed as the readback copies it in (direct only)
+        let mut part_crcs: Vec<u32> = Vec::new();
         {
             let mut whole: Vec<Vec<u8>> = Vec::new();
             let mut regions: Vec<&mut [u8]> = Vec::with_capacity(sizes.len());
@@ -730,7 +732,11 @@ impl Pipeline {
                     rest = b;
                 }
             }
-            be.read_into(&slices, &mut dsts)?;
+            if direct {
+                part_crcs = be.read_into_crc(&slices, &mut dsts)?;
+            } else {
+                be.read_into(&slices, &mut dsts)?;
+            }
             for (key, bytes) in wanted.iter().zip(whole) {
                 outputs.insert(*key, bytes);
             }
@@ -842,7 +848,24 @@ impl Pipeline {
         let tw = Instant::now();
         let bytes = match placed {
             Some((lay, mut archive)) => {
-                fzm::finish(&infos, &bufs, &lay, &mut archive, len)?;
+                // the payload's CRC from the parts' CRCs, in archive order, with the
+                // alignment gaps (and the tail) between the outputs hashed here
+                let mut pieces: Vec<(u32, u64)> = Vec::with_capacity(part_crcs.len() + 2 * sizes.len() + 1);
+                let mut parts = part_crcs.iter().zip(lens.iter().flatten());
+                let payload = &archive[lay.header_size..];
+                let mut at = 0usize;
+                for (k, (&off, &size)) in lay.offsets.iter().zip(&sizes).enumerate() {
+                    let gap = &payload[at..off as usize];
+                    pieces.push((crate::hostmem::crc32(gap), gap.len() as u64));
+                    for _ in 0..lens[k].len() {
+                        let (&crc, &l) = parts.next().ok_or_else(|| Error::Pipeline("readback checksums missing".into()))?;
+                        pieces.push((crc, l));
+                    }
+                    at = (off + size) as usize;
+                }
+                pieces.push((crate::hostmem::crc32(&payload[at..]), (payload.len() - at) as u64));
+                let data_crc = crate::hostmem::crc32_concat(pieces);
+                fzm::finish(&infos, &bufs, &lay, &mut archive, len, Some(data_crc))?;
                 archive
             }
             None => {

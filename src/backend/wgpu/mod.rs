@@ -466,7 +466,9 @@ impl WgpuBackend {
     /// staging buffer (several threads: the copy also faults in the fresh destination
     /// pages), the device copies the next into the other. Each slice's bytes land in
     /// the matching `outs` vector (resized to the slice's size).
-    fn download_staged(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+    /// Read windows through the staging pair into `outs`; with `crcs`, each piece's
+    /// CRC and length are appended to its destination's list (in order) as it is copied.
+    fn download_staged(&self, slices: &[BufSlice], outs: &mut [&mut [u8]], mut crcs: Option<&mut [Vec<(u32, u64)>]>) -> Result<()> {
         let mut down = self.downloads.lock().map_err(|_| Error::Device("download staging poisoned".into()))?;
         while down.len() < 2 {
             let b = self.alloc_raw(DOWNLOAD_CHUNK, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.download")?;
@@ -501,7 +503,7 @@ impl WgpuBackend {
         }
         type Pending =
             (usize, usize, std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>, wgpu::SubmissionIndex, u64);
-        let finish = |p: Pending, outs: &mut [&mut [u8]]| -> Result<()> {
+        let finish = |p: Pending, outs: &mut [&mut [u8]], crcs: &mut Option<&mut [Vec<(u32, u64)>]>| -> Result<()> {
             let (c, bi, rx, idx, used) = p;
             self.wait(idx)?;
             rx.recv_timeout(Duration::from_secs(5))
@@ -511,7 +513,11 @@ impl WgpuBackend {
                 let view = down[bi].slice(..used).get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
                 for &(k, off, len, at) in &chunks[c] {
                     let keep = len.min(outs[k].len() as u64 - off) as usize;
-                    crate::hostmem::par_copy(&mut outs[k][off as usize..off as usize + keep], &view[at as usize..at as usize + keep]);
+                    let (dst, src) = (&mut outs[k][off as usize..off as usize + keep], &view[at as usize..at as usize + keep]);
+                    match crcs {
+                        Some(c) => c[k].push((crate::hostmem::par_copy_crc(dst, src), keep as u64)),
+                        None => crate::hostmem::par_copy(dst, src),
+                    }
                 }
             }
             down[bi].unmap();
@@ -521,7 +527,7 @@ impl WgpuBackend {
             let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
             for (c, pieces) in chunks.iter().enumerate() {
                 if pending.len() == 2 {
-                    finish(pending.pop_front().expect("two pending"), outs)?;
+                    finish(pending.pop_front().expect("two pending"), outs, &mut crcs)?;
                 }
                 let bi = c % 2;
                 let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.download") });
@@ -544,7 +550,7 @@ impl WgpuBackend {
                 pending.push_back((c, bi, rx, idx, used));
             }
             while let Some(p) = pending.pop_front() {
-                finish(p, outs)?;
+                finish(p, outs, &mut crcs)?;
             }
             Ok(())
         })();
@@ -937,7 +943,7 @@ impl Backend for WgpuBackend {
         if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
             let mut outs = slices.iter().map(|s| crate::hostmem::zeroed(s.size as usize)).collect::<Result<Vec<_>>>()?;
             let mut dsts: Vec<&mut [u8]> = outs.iter_mut().map(|v| v.as_mut_slice()).collect();
-            self.download_staged(slices, &mut dsts)?;
+            self.download_staged(slices, &mut dsts, None)?;
             return Ok(outs);
         }
         // small reads (under DOWNLOAD_MIN in all): one copy into the grown staging buffer
@@ -948,7 +954,16 @@ impl Backend for WgpuBackend {
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
-        self.download_staged(slices, outs)
+        self.download_staged(slices, outs, None)
+    }
+
+    fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
+        super::check_read_into(slices, outs)?;
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); outs.len()];
+        self.download_staged(slices, outs, Some(&mut pieces))?;
+        Ok(pieces.into_iter().map(crate::hostmem::crc32_concat).collect())
     }
 
     fn trim_pool(&self) {
