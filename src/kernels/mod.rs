@@ -383,6 +383,13 @@ pub fn workgroup_size(kernel: Kernel) -> Result<u32> {
     Ok(reflect(kernel, Variant::default())?.workgroup_size[0])
 }
 
+/// Items one workgroup of `kernel` covers: its x workgroup size times its `CODES` const
+/// (items per invocation) where the WGSL declares one, else 1, reflected.
+pub fn items_per_group(kernel: Kernel) -> Result<u64> {
+    let r = reflect(kernel, Variant::default())?;
+    Ok(r.workgroup_size[0] as u64 * r.consts.get("CODES").copied().unwrap_or(1) as u64)
+}
+
 /// naga capabilities the crate's shaders may use.
 pub fn naga_caps(variant: Variant) -> naga::valid::Capabilities {
     let mut c = naga::valid::Capabilities::empty();

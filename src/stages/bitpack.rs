@@ -132,9 +132,9 @@ impl BitpackStage {
         record_exclusive_scan(r, cost, offsets, nbk)
     }
 
-    /// Workgroups of `bitpack_unpack` for `n` codes (one invocation per code).
+    /// Workgroups of `bitpack_unpack` for `n` codes (CODES per invocation).
     pub fn unpack_groups(n: u64) -> Result<u64> {
-        Ok(n.div_ceil(workgroup_size(Kernel::BitpackUnpack)? as u64))
+        Ok(n.div_ceil(crate::kernels::items_per_group(Kernel::BitpackUnpack)?))
     }
 
     fn params(&self, nk: u64, nbk: u64, chunk: u64, word_base: u64) -> BitpackParams {

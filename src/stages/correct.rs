@@ -177,7 +177,7 @@ impl<R: Reconstructor> OutlierCorrectStage<R> {
         let qp = QuantParams64 { n: n as u32, zigzag: self.zigzag() as u32, eb, inv, step, one: 1.0, ..Default::default() };
         let work = r.alloc(n * 8)?;
         let w = BufSlice::new(work, 0, n * 8);
-        let wg = workgroup_size(Kernel::QuantDecode)? as u64;
+        let wg = crate::kernels::items_per_group(Kernel::QuantDecode)?;
         r.dispatch(Kernel::QuantDecode, true, &qp, &[BufSlice::new(codes.buf, codes.offset, n * 4), w], n.div_ceil(wg))?;
         let scratch = r.temp(n * 8)?;
         R::inverse_transform(r, res.dims, w, BufSlice::new(scratch, 0, n * 8))?;

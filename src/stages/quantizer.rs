@@ -427,7 +427,7 @@ impl Stage for QuantizerStage {
         let outliers = inputs.get(1).ok_or_else(|| Error::Pipeline("Quantizer inverse: no outlier list".into()))?;
         let sz = self.sz();
         let ce = self.chunk_elems(r, opts)?;
-        let wg = workgroup_size(Kernel::QuantDecode)? as u64;
+        let wg = crate::kernels::items_per_group(Kernel::QuantDecode)?;
         let out = r.alloc(n * sz)?;
         for k in 0..n.div_ceil(ce) {
             let nk = ce.min(n - k * ce);

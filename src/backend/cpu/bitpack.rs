@@ -161,9 +161,9 @@ pub fn bitpack_unpack(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let offsets: &[u32] = view(b.ro[1], "bitpack_unpack.offsets")?;
     let pay: &[u32] = view(b.ro[2], "bitpack_unpack.payload_u")?;
     let out: &mut [u32] = view_mut(b.rw[0], "bitpack_unpack.out")?;
-    // one invocation per code: the dispatch covers the first groups * WG codes
-    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::BitpackUnpack)? as u64;
-    let covered = (p.n as u64).min(groups as u64 * wg) as usize;
+    // the dispatch covers the first groups * WG * CODES codes
+    let per_group = crate::kernels::items_per_group(crate::kernels::Kernel::BitpackUnpack)?;
+    let covered = (p.n as u64).min(groups as u64 * per_group) as usize;
     let bs = p.block_size as usize;
     let nb = covered.div_ceil(bs.max(1));
     need(meta.len() * 4 >= nb && offsets.len() >= nb && out.len() >= p.n as usize, "bitpack_unpack sizes")?;

@@ -146,7 +146,8 @@ pub fn quant_decode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Res
     let p = F::qparams(p)?;
     let codes: &[u32] = view(b.ro[0], "quant_decode.codes")?;
     let out: &mut [u32] = view_mut(b.rw[0], "quant_decode.out")?;
-    let n = (p.n as usize).min(groups as usize * 256);
+    let per_group = crate::kernels::items_per_group(crate::kernels::Kernel::QuantDecode)?;
+    let n = (p.n as u64).min(groups as u64 * per_group) as usize;
     let wt = F::WT as usize;
     need(codes.len() >= n && out.len() >= n * wt, "quant_decode sizes")?;
     let m = p.math;
