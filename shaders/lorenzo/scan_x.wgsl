@@ -4,11 +4,11 @@
 // of two <= WG, chosen by the host for about four values per invocation) scans one
 // segment, so a workgroup scans WG / P.team segments: tiles of 128 take teams of 32, 8
 // segments per workgroup (one workgroup per segment left most invocations idle and paid
-// a workgroup scan per segment). Tiles of up to 4 * team values (every tile of up to
-// 1024 along x) pass through workgroup memory, so that global loads and stores run
-// over consecutive values per lane (each invocation reading its own run of 4 touched
-// 16-byte strides). The head of each tile first gets its stored value back from
-// `means` (centering), so the later scans along y and z carry it to the whole tile.
+// a workgroup scan per segment). Passing the segments through workgroup memory, so
+// that lanes load and store consecutive values, ran 48% slower on the H200 (0.41 ->
+// 0.61 ms at 256 MiB, r14d): a subgroup's four loads of 16-byte strides already cover
+// whole lines through its cache. The head of each tile first gets its stored value back
+// from `means` (centering), so the later scans along y and z carry it to the whole tile.
 #include "common/grid.wgsl"
 #include "common/lorenzo_params.wgsl"
 
@@ -18,16 +18,7 @@
 @group(0) @binding(3) var<storage, read_write> values: array<u32>;
 
 const WG: u32 = 256u;
-// staging of a workgroup's segments when each takes at most 4 values per invocation
-// (tx <= 4 * team: every tile of up to 1024 values): 4 * WG values, one slot skipped
-// after every 32 so that runs of 4 per invocation fall in distinct banks
-const STAGE: u32 = 4u * WG + 4u * WG / 32u;
-var<workgroup> s_vals: array<u32, STAGE>;
 #include "common/wg_scan.wgsl"
-
-fn slot(i: u32) -> u32 {
-    return i + (i >> 5u);
-}
 
 @compute @workgroup_size(WG)
 fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
@@ -39,7 +30,6 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
     // an invocation past the last segment keeps an empty run: every invocation takes part
     // in every barrier below
     var base = 0u;
-    var len = 0u;
     var lo = 0u;
     var hi = 0u;
     var head = 0u;
@@ -49,7 +39,7 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
         let y = row % P.ny;
         let z = row / P.ny;
         let x0 = sx * P.tx;
-        len = min(P.tx, P.nx - x0);
+        let len = min(P.tx, P.nx - x0);
         base = P.elem_base + row * P.nx + x0;
         let per = (len + team - 1u) / team;
         lo = min(lane * per, len);
@@ -58,44 +48,6 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
             head = means[tile_index(x0, y, z)];
         }
     }
-    if (P.tx <= 4u * team) {
-        // staged: the team loads its segment with consecutive lanes on consecutive
-        // values (whole lines per subgroup) into workgroup memory, each invocation scans
-        // its run of <= 4 there, and the team stores the segment the same way
-        let at = (lid / team) * 4u * team;
-        for (var j = 0u; j < 4u; j++) {
-            let k = lane + j * team;
-            if (k < len) {
-                s_vals[slot(at + k)] = residuals[base + k];
-            }
-        }
-        workgroupBarrier();
-        var acc = 0u;
-        for (var k = lo; k < hi; k++) {
-            acc = acc + s_vals[slot(at + k)];
-        }
-        if (lo == 0u) {
-            acc = acc + head;
-        }
-        var run = team_exclusive_scan(lid, acc, team);
-        for (var k = lo; k < hi; k++) {
-            var v = s_vals[slot(at + k)];
-            if (k == 0u) {
-                v = v + head;
-            }
-            run = run + v;
-            s_vals[slot(at + k)] = run;
-        }
-        workgroupBarrier();
-        for (var j = 0u; j < 4u; j++) {
-            let k = lane + j * team;
-            if (k < len) {
-                values[base + k] = s_vals[slot(at + k)];
-            }
-        }
-        return;
-    }
-    // longer runs (tiles past 1024 values along x): each invocation reads its own run
     var acc = 0u;
     for (var k = lo; k < hi; k++) {
         acc = acc + residuals[base + k];
