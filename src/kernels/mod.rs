@@ -244,6 +244,7 @@ impl Kernel {
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode
                 | Kernel::ChainDecode
+                | Kernel::LorenzoScanX
         )
     }
 
