@@ -69,6 +69,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_COALESCE", Accepts::Choice(&["1", "0"]), "coalesced kernel variants (diagnostic)"),
     ("FZWGPU_CHAIN_ENCODE", Accepts::Choice(ON_OFF), "fused chain compression kernels"),
     ("FZWGPU_CHAIN_DECODE", Accepts::Choice(ON_OFF), "fused chain decompression kernel"),
+    ("FZWGPU_CHAIN_SCAN", Accepts::Choice(ON_OFF), "line-parallel fused chain inverse for 2-D/3-D fields"),
     ("FZWGPU_CHAIN_WALK", Accepts::Positive, "rows walked per chain_encode invocation (measurements)"),
     ("FZWGPU_ENCODE_GROUPS", Accepts::Positive, "szx_encode's workgroup cap (measurements)"),
     ("FZWGPU_SZX_TEAM8", Accepts::Choice(ON_OFF), "szx_encode8 for float32 blocks of 128 (default on; off: szx_encode)"),

@@ -1262,7 +1262,7 @@ fn chain_encode_and_compact_match_twins() {
 
 #[test]
 fn chain_unpack_matches_twin() {
-    use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let mut rng = Rng(seed());
     // (dims, tile extent per used dim, bitpack block): 1-D, 2-D and 3-D, ragged edges,
     // tiles that do and do not hold whole bitpack blocks
@@ -1366,7 +1366,7 @@ fn chain_unpack_matches_twin() {
                 };
                 bytemuck::bytes_of(&q).to_vec()
             };
-            twin_check(
+            let unpacked = twin_check(
                 "chain_unpack",
                 Kernel::ChainUnpack,
                 f64v,
@@ -1381,6 +1381,60 @@ fn chain_unpack_matches_twin() {
                 ],
                 ntiles as u64,
             );
+            if ny * nz == 1 {
+                continue;
+            }
+            // the line-parallel form (chain_scan_x, lorenzo_scan_axis along y in 3-D,
+            // chain_scan_last) must give chain_unpack's values bit for bit
+            let p32 = ChainUnpackParams32 {
+                n: n as u32,
+                block_size: bs,
+                ntiles: ntiles as u32,
+                nx,
+                ny,
+                nz,
+                tx,
+                ty,
+                tz,
+                ntx,
+                nty,
+                bzigzag: 1,
+                centering,
+                ..Default::default()
+            };
+            let team = fzwgpu::kernels::chain::scan_x_team(tx, 256);
+            let segments = (ntx * ny * nz) as u64;
+            let mut sums = twin_check(
+                "chain_scan_x",
+                Kernel::ChainScanX,
+                false,
+                bytemuck::bytes_of(&p32),
+                &[B::In(pk[0].clone()), B::In(bytes32(&offs)), B::In(pk[1].clone()), B::In(bytes32(&means)), B::Out(n * 4)],
+                segments.div_ceil((256 / team) as u64),
+            )
+            .remove(0);
+            if nz > 1 {
+                let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, axis: 1, nlines: nx * nty * nz, ..Default::default() };
+                sums = twin_check(
+                    "chain_scan y",
+                    Kernel::LorenzoScanAxis,
+                    false,
+                    bytemuck::bytes_of(&lp),
+                    &[B::Init(sums)],
+                    (lp.nlines as u64).div_ceil(256),
+                )
+                .remove(0);
+            }
+            let lines = if nz > 1 { (nx * ny * ntz) as u64 } else { (nx * nty) as u64 };
+            let out = twin_check(
+                "chain_scan_last",
+                Kernel::ChainScanLast,
+                f64v,
+                &pb,
+                &[B::In(sums), B::Out(n * if f64v { 8 } else { 4 })],
+                lines.div_ceil(256),
+            );
+            assert!(out[0] == unpacked[0], "chain_scan differs from chain_unpack ({nx}x{ny}x{nz}, tile {tile}, f64 {f64v})");
         }
     }
 }

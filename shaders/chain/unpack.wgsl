@@ -32,23 +32,8 @@
 const WG: u32 = 256u;
 #include "common/wg_scan.wgsl"
 
-fn residual_at(i: u32) -> u32 {
-    let b = i / P.block_size;
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
-    let u = extract_code(P.word_base + offsets[b], i - b * P.block_size, w);
-    if (P.bzigzag == 1u) {
-        return bitcast<u32>(bitcast<i32>(u >> 1u) ^ (-bitcast<i32>(u & 1u)));
-    }
-    return u;
-}
-
-fn dequant_code(c: u32) -> FT {
-    var q = bitcast<i32>(c);
-    if (P.qzigzag == 1u) {
-        q = bitcast<i32>(c >> 1u) ^ (-bitcast<i32>(c & 1u));
-    }
-    return mulr(FT(q), P.step);
-}
+#include "common/chain_residual.wgsl"
+#include "common/chain_dequant.wgsl"
 
 fn store(i: u32, s: u32, head: u32) {
     out[i] = out_value(dequant_code(s + head));

@@ -87,6 +87,13 @@ pub fn max_extent() -> Result<u32> {
     Ok(wg * ENCODE_LANE)
 }
 
+/// Invocations per row segment of `chain_scan_x` (the power of two at or above
+/// tx / 4, at most the workgroup: the WGSL's `team_size`, and the host's choice for
+/// `lorenzo_scan_x`).
+pub fn scan_x_team(tx: u32, wg: u32) -> u32 {
+    tx.div_ceil(4).max(1).next_power_of_two().min(wg)
+}
+
 /// Smallest subgroup the wgpu backend enables subgroup kernels on (`sg_ok` in
 /// src/backend/wgpu/mod.rs).
 pub const MIN_SUBGROUP: u32 = 8;

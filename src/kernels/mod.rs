@@ -48,6 +48,8 @@ pub enum Kernel {
     ChainCompact,
     ChainUnpack,
     ChainDecode,
+    ChainScanX,
+    ChainScanLast,
     WaveletLift,
     WaveletLoad,
     WaveletStore,
@@ -57,7 +59,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 37] = [
+    pub const ALL: [Kernel; 39] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -89,6 +91,8 @@ impl Kernel {
         Kernel::ChainCompact,
         Kernel::ChainUnpack,
         Kernel::ChainDecode,
+        Kernel::ChainScanX,
+        Kernel::ChainScanLast,
         Kernel::WaveletLift,
         Kernel::WaveletLoad,
         Kernel::WaveletStore,
@@ -130,6 +134,8 @@ impl Kernel {
             Kernel::ChainEncode => "chain_encode",
             Kernel::ChainCompact => "chain_compact",
             Kernel::ChainUnpack => "chain_unpack",
+            Kernel::ChainScanX => "chain_scan_x",
+            Kernel::ChainScanLast => "chain_scan_last",
             Kernel::ChainDecode => "chain_decode",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
@@ -173,6 +179,8 @@ impl Kernel {
             Kernel::ChainEncode => "chain/encode.wgsl",
             Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
+            Kernel::ChainScanX => "chain/scan_x.wgsl",
+            Kernel::ChainScanLast => "chain/scan_last.wgsl",
             Kernel::ChainDecode => "chain/decode.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
@@ -195,6 +203,7 @@ impl Kernel {
                 | Kernel::BitpackMetaCost
                 | Kernel::BitpackUnpack
                 | Kernel::ChainCompact
+                | Kernel::ChainScanX
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
         )
@@ -245,6 +254,7 @@ impl Kernel {
                 | Kernel::ChainEncode
                 | Kernel::ChainDecode
                 | Kernel::LorenzoScanX
+                | Kernel::ChainScanX
         )
     }
 

@@ -12,7 +12,7 @@ use super::{Part, PartLen, PortData, RunOptions, Stage};
 use crate::error::{Error, Result};
 use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
 use crate::kernels::scan::record_exclusive_scan;
-use crate::kernels::Kernel;
+use crate::kernels::{workgroup_size, Kernel};
 use crate::recording::{BufSlice, Recorder};
 use crate::types::DataType;
 
@@ -298,7 +298,8 @@ pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<Stri
         return (dims.rank() > 1 && inv < DECODE_MIN_INVOCATIONS)
             .then(|| format!("{inv} chain_decode invocations: the staged inverse has more parallelism"));
     }
-    if dims.rank() < 2 {
+    if dims.rank() < 2 || inverse_kernels(b, &lp) == "chain_scan" {
+        // (chain_scan parallelizes over lines like the staged inverse, in fewer passes)
         return None;
     }
     let tiles = LorenzoStage::tiles(&lp);
@@ -330,11 +331,15 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 }
 
 /// The kernel of a fused inverse: `chain_decode` (one pass, 1-D and 2-D geometries it
-/// takes, unless `FZWGPU_CHAIN_DECODE=off`) or `chain_unpack`.
+/// takes, unless `FZWGPU_CHAIN_DECODE=off`), else for 2-D/3-D fields `chain_scan`
+/// (line-parallel: `chain_scan_x`, `lorenzo_scan_axis` along y in 3-D,
+/// `chain_scan_last`; unless `FZWGPU_CHAIN_SCAN=off`), else `chain_unpack`.
 pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
     let fits = crate::kernels::chain::max_extent().is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
     if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) {
         "chain_decode"
+    } else if lp.ny * lp.nz > 1 && crate::envcfg::switch("FZWGPU_CHAIN_SCAN").ok().flatten() != Some(false) {
+        "chain_scan"
     } else {
         "chain_unpack"
     }
@@ -424,6 +429,31 @@ pub fn record_inverse(
         }};
     }
     let pbytes = if f64v { unpack_params!(ChainUnpackParams64, f64) } else { unpack_params!(ChainUnpackParams32, f32) };
+    if inverse_kernels(b, &lp) == "chain_scan" {
+        // x sums with the residuals extracted on the way in, y (3-D) in place, then the
+        // last axis dequantized into the output
+        let sums_w = BufSlice::new(r.temp(4 * n)?, 0, 4 * n);
+        let wg = crate::kernels::workgroup_size(Kernel::ChainScanX)?;
+        let team = crate::kernels::chain::scan_x_team(lp.tx, wg);
+        let segments = lp.ntx as u64 * lp.ny as u64 * lp.nz as u64;
+        // chain_scan_x reads only the integer fields: the float32 layout serves both
+        let p32 = unpack_params!(ChainUnpackParams32, f32);
+        r.dispatch_bytes(Kernel::ChainScanX, false, &p32, &[meta_w, o_w, pay_w, means_w, sums_w], segments.div_ceil((wg / team) as u64))?;
+        if lp.nz > 1 {
+            let mut py = lp;
+            py.axis = 1;
+            py.nlines = lp.nx * lp.nty * lp.nz;
+            let per = workgroup_size(Kernel::LorenzoScanAxis)? as u64;
+            r.dispatch(Kernel::LorenzoScanAxis, false, &py, &[sums_w], (py.nlines as u64).div_ceil(per))?;
+        }
+        let lines = if lp.nz > 1 { lp.nx as u64 * lp.ny as u64 * lp.nz.div_ceil(lp.tz) as u64 } else { lp.nx as u64 * lp.nty as u64 };
+        let out = r.alloc(n * sz)?;
+        let out_w = BufSlice::new(out, 0, n * sz);
+        let per = workgroup_size(Kernel::ChainScanLast)? as u64;
+        r.dispatch_bytes(Kernel::ChainScanLast, f64v, &pbytes, &[sums_w, out_w], lines.div_ceil(per))?;
+        q.record_patch(r, out, outliers, opts)?;
+        return Ok(PortData::Device { slice: out_w, len: n * sz, host: None });
+    }
     if one_pass {
         // float32 values are stored 16 bytes at a time: the window is padded to 16
         let out = r.alloc((n * sz).next_multiple_of(16))?;

@@ -409,15 +409,8 @@ pub fn chain_unpack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     let nn = nx as u64 * ny as u64 * nz as u64;
     need(nn == n as u64 && tx > 0 && ty > 0 && tz > 0 && bs > 0 && ntx > 0 && nty > 0, "chain_unpack geometry")?;
     let keep = ny as u64 * nz as u64 > 1;
-    let residual_at = |i: u32| -> Result<u32> {
-        let blk = (i / bs) as usize;
-        let w = (meta.get(blk / 4).ok_or_else(|| Error::Device("meta".into()))? >> (8 * (blk & 3))) & 0xff;
-        let base = (word_base + *offsets.get(blk).ok_or_else(|| Error::Device("offsets".into()))?) as usize;
-        let blen = bs.min(n - blk as u32 * bs);
-        need(base + block_words(w, blen) as usize <= pay.len(), "chain_unpack payload window")?;
-        let u = super::bitpack::extract_code(pay, base, (i - blk as u32 * bs) as usize, w);
-        Ok(if bzz == 1 { (((u >> 1) as i32) ^ -((u & 1) as i32)) as u32 } else { u })
-    };
+    let res = Residuals { meta, offsets, pay, n, bs, word_base, bzigzag: bzz == 1 };
+    let residual_at = |i: u32| res.at(i);
     // (tile origin, extents, head, scratch values, final sums), both x-fastest
     type Tile = ((u32, u32, u32), (u32, u32, u32), u32, Vec<u32>, Vec<u32>);
     let tiles: Vec<Tile> = (0..ntiles.min(groups))
@@ -478,6 +471,114 @@ pub fn chain_unpack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
                     out[(row + k) * wt..(row + k) * wt + wt].copy_from_slice(&x.words()[..wt]);
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// The Lorenzo residual of value `i` of a chain's single AdaptiveBitpack chunk (the
+/// twins' `residual_at`, shaders/common/chain_residual.wgsl).
+struct Residuals<'a> {
+    meta: &'a [u32],
+    offsets: &'a [u32],
+    pay: &'a [u32],
+    n: u32,
+    bs: u32,
+    word_base: u32,
+    bzigzag: bool,
+}
+
+impl Residuals<'_> {
+    fn at(&self, i: u32) -> Result<u32> {
+        let blk = (i / self.bs) as usize;
+        let w = (self.meta.get(blk / 4).ok_or_else(|| Error::Device("meta".into()))? >> (8 * (blk & 3))) & 0xff;
+        let base = (self.word_base + *self.offsets.get(blk).ok_or_else(|| Error::Device("offsets".into()))?) as usize;
+        let blen = self.bs.min(self.n - blk as u32 * self.bs);
+        need(base + block_words(w, blen) as usize <= self.pay.len(), "chain payload window")?;
+        let u = super::bitpack::extract_code(self.pay, base, (i - blk as u32 * self.bs) as usize, w);
+        Ok(if self.bzigzag { (((u >> 1) as i32) ^ -((u & 1) as i32)) as u32 } else { u })
+    }
+}
+
+/// Twin of `chain_scan_x` (the ChainUnpackParams32 layout; only its integer fields).
+pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    use crate::kernels::params::ChainUnpackParams32;
+    let c: ChainUnpackParams32 = params(pb)?;
+    let r = Residuals {
+        meta: view(b.ro[0], "chain_scan_x.meta")?,
+        offsets: view(b.ro[1], "chain_scan_x.offsets")?,
+        pay: view(b.ro[2], "chain_scan_x.payload_u")?,
+        n: c.n,
+        bs: c.block_size,
+        word_base: c.word_base,
+        bzigzag: c.bzigzag == 1,
+    };
+    let means: &[u32] = view(b.ro[3], "chain_scan_x.means")?;
+    let sums: &mut [u32] = view_mut(b.rw[0], "chain_scan_x.sums")?;
+    let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx, c.ny, c.nz, c.tx, c.ty, c.tz, c.ntx, c.nty);
+    let n = nx as u64 * ny as u64 * nz as u64;
+    need(n == c.n as u64 && tx > 0 && ty > 0 && tz > 0 && c.block_size > 0 && ntx > 0 && nty > 0, "chain_scan_x geometry")?;
+    need(sums.len() as u64 >= n, "chain_scan_x sums")?;
+    let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanX)?;
+    let team = crate::kernels::chain::scan_x_team(tx, wg);
+    let lines = (ntx as u64 * ny as u64 * nz as u64).min(groups as u64 * (wg / team) as u64);
+    sums[..n as usize].par_chunks_mut(nx as usize).enumerate().try_for_each(|(row, out)| -> Result<()> {
+        let (y, z) = (row as u32 % ny, row as u32 / ny);
+        for sx in 0..ntx {
+            if row as u64 * ntx as u64 + sx as u64 >= lines {
+                continue;
+            }
+            let (a, e) = (sx * tx, ((sx + 1) * tx).min(nx));
+            let mut acc = 0u32;
+            if c.centering == 1 && y % ty == 0 && z % tz == 0 {
+                let t = (((z / tz) * nty + (y / ty)) * ntx + sx) as usize;
+                acc = *means.get(t).ok_or_else(|| Error::Device("means window".into()))?;
+            }
+            for k in a..e {
+                acc = acc.wrapping_add(r.at(row as u32 * nx + k)?);
+                out[k as usize] = acc;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Twin of `chain_scan_last`.
+pub fn chain_scan_last<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    let (g, step, one) = if F::WT == 2 {
+        let c: ChainUnpackParams64 = params(pb)?;
+        ([c.nx, c.ny, c.nz, c.ty, c.tz, c.nty, c.qzigzag], F::from_f64(c.step), F::from_f64(c.one))
+    } else {
+        let c: ChainUnpackParams32 = params(pb)?;
+        ([c.nx, c.ny, c.nz, c.ty, c.tz, c.nty, c.qzigzag], F::from_f64(c.step as f64), F::from_f64(c.one as f64))
+    };
+    let [nx, ny, nz, ty, tz, nty, qzz] = g;
+    need(nx > 0 && ny > 0 && nz > 0 && ty > 0 && tz > 0, "chain_scan_last geometry")?;
+    let sums: &[u32] = view(b.ro[0], "chain_scan_last.sums")?;
+    let out: &mut [u32] = view_mut(b.rw[0], "chain_scan_last.out")?;
+    let wt = F::WT as usize;
+    let n = nx as usize * ny as usize * nz as usize;
+    need(sums.len() >= n && out.len() >= n * wt, "chain_scan_last sizes")?;
+    let all = if nz > 1 { nx as u64 * ny as u64 * nz.div_ceil(tz) as u64 } else { nx as u64 * nty as u64 };
+    let lines = all.min(groups as u64 * crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanLast)? as u64) as u32;
+    for l in 0..lines {
+        let x = l % nx;
+        let (start, stride, len) = if nz > 1 {
+            let y = (l / nx) % ny;
+            let z0 = (l / (nx * ny)) * tz;
+            ((z0 * ny + y) * nx + x, nx * ny, tz.min(nz - z0))
+        } else {
+            let y0 = (l / nx) * ty;
+            (y0 * nx + x, nx, ty.min(ny - y0))
+        };
+        let mut acc = 0u32;
+        for k in 0..len {
+            let i = (start + k * stride) as usize;
+            acc = acc.wrapping_add(sums[i]);
+            let q = if qzz == 1 { ((acc >> 1) as i32) ^ -((acc & 1) as i32) } else { acc as i32 };
+            let v = super::szx::mulr(F::from_i32(q), step, one);
+            out[i * wt..i * wt + wt].copy_from_slice(&v.words()[..wt]);
         }
     }
     Ok(())

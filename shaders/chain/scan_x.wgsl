@@ -1,0 +1,84 @@
+// chain_scan_x: first step of the line-parallel fused chain inverse (2-D and 3-D fields
+// of few large tiles, where chain_unpack's one workgroup per tile leaves the GPU idle):
+// lorenzo_scan_x with the residuals extracted from their AdaptiveBitpack blocks on the
+// way in (no bitpack_unpack pass writing them first). Row segments of tx values get a
+// team of ~tx / 4 invocations each (a power of two up to WG, as the host picks for
+// lorenzo_scan_x); the tile head is added to the first value of each tile (centering).
+// Writes the x sums into `sums`; lorenzo_scan_axis (3-D: y) and chain_scan_last follow.
+#include "common/grid.wgsl"
+#include "common/float_types.wgsl"
+#include "common/chain_unpack_params.wgsl"
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read> block_meta: array<u32>;
+@group(0) @binding(2) var<storage, read> offsets: array<u32>;
+@group(0) @binding(3) var<storage, read> payload_u: array<u32>;
+@group(0) @binding(4) var<storage, read> means: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sums: array<u32>;
+
+#include "common/bitpack_extract.wgsl"
+
+const WG: u32 = 256u;
+#include "common/wg_scan.wgsl"
+#include "common/chain_residual.wgsl"
+
+#ifdef SUBGROUP
+#include "common/team_scan_sg.wgsl"
+#endif
+
+// invocations per row segment: the power of two at or above ceil(tx / 4), at most WG
+fn team_size() -> u32 {
+    let q = (P.tx + 3u) / 4u;
+    if (q <= 1u) {
+        return 1u;
+    }
+    return min(1u << (firstLeadingBit(q - 1u) + 1u), WG);
+}
+
+@compute @workgroup_size(WG)
+fn chain_scan_x(@builtin(local_invocation_index) lid: u32,
+                @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
+    let team = team_size();
+    let lane = lid % team;
+    let s = wg_linear(wid, nwg) * (WG / team) + lid / team;
+    var base = 0u;
+    var lo = 0u;
+    var hi = 0u;
+    var head = 0u;
+    if (s < P.ntx * P.ny * P.nz) {
+        let sx = s % P.ntx;
+        let row = s / P.ntx;          // y + z * ny
+        let y = row % P.ny;
+        let z = row / P.ny;
+        let x0 = sx * P.tx;
+        let len = min(P.tx, P.nx - x0);
+        base = row * P.nx + x0;
+        let per = (len + team - 1u) / team;
+        lo = min(lane * per, len);
+        hi = min(lo + per, len);
+        if (P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {
+            head = means[((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + sx];
+        }
+    }
+    var acc = 0u;
+    for (var k = lo; k < hi; k++) {
+        acc = acc + residual_at(base + k);
+    }
+    if (lo == 0u) {
+        acc = acc + head;
+    }
+#ifdef SUBGROUP
+    var run = team_scan_sg(lid, acc, team, sg_lane, sg_size);
+#else
+    var run = team_exclusive_scan(lid, acc, team);
+#endif
+    for (var k = lo; k < hi; k++) {
+        var v = residual_at(base + k);
+        if (k == 0u) {
+            v = v + head;
+        }
+        run = run + v;
+        sums[base + k] = run;
+    }
+}
