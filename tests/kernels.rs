@@ -1319,6 +1319,23 @@ fn chain_unpack_matches_twin() {
         let ntiles = (ntx * nty * ntz) as usize;
         let means: Vec<u32> = (0..ntiles).map(|t| t as u32 * 7).collect();
         for (f64v, centering) in [(false, 1u32), (true, 0u32)] {
+            // the integer fields (chain_scan_x reads only these, in the float32 layout)
+            let p32 = ChainUnpackParams32 {
+                n: n as u32,
+                block_size: bs,
+                ntiles: ntiles as u32,
+                nx,
+                ny,
+                nz,
+                tx,
+                ty,
+                tz,
+                ntx,
+                nty,
+                bzigzag: 1,
+                centering,
+                ..Default::default()
+            };
             let pb = if f64v {
                 let q = ChainUnpackParams64 {
                     n: n as u32,
@@ -1343,27 +1360,7 @@ fn chain_unpack_matches_twin() {
                 };
                 bytemuck::bytes_of(&q).to_vec()
             } else {
-                let q = ChainUnpackParams32 {
-                    n: n as u32,
-                    block_size: bs,
-                    ntiles: ntiles as u32,
-                    nx,
-                    ny,
-                    nz,
-                    tx,
-                    ty,
-                    tz,
-                    ntx,
-                    nty,
-                    qzigzag: 0,
-                    bzigzag: 1,
-                    centering,
-                    eb: 0.25,
-                    inv: 2.0,
-                    step: 0.5,
-                    one: 1.0,
-                    ..Default::default()
-                };
+                let q = ChainUnpackParams32 { qzigzag: 0, eb: 0.25, inv: 2.0, step: 0.5, one: 1.0, ..p32 };
                 bytemuck::bytes_of(&q).to_vec()
             };
             let unpacked = twin_check(
@@ -1386,22 +1383,6 @@ fn chain_unpack_matches_twin() {
             }
             // the line-parallel form (chain_scan_x, lorenzo_scan_axis along y in 3-D,
             // chain_scan_last) must give chain_unpack's values bit for bit
-            let p32 = ChainUnpackParams32 {
-                n: n as u32,
-                block_size: bs,
-                ntiles: ntiles as u32,
-                nx,
-                ny,
-                nz,
-                tx,
-                ty,
-                tz,
-                ntx,
-                nty,
-                bzigzag: 1,
-                centering,
-                ..Default::default()
-            };
             let team = fzwgpu::kernels::chain::scan_x_team(tx, 256);
             let segments = (ntx * ny * nz) as u64;
             let mut sums = twin_check(

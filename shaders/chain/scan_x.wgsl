@@ -25,6 +25,15 @@ const WG: u32 = 256u;
 #ifdef SUBGROUP
 #include "common/team_scan_sg.wgsl"
 #endif
+#include "common/segment_scan.wgsl"
+
+fn residual_of(i: u32) -> u32 {
+    return residual_at(i);
+}
+
+fn put_sum(i: u32, v: u32) {
+    sums[i] = v;
+}
 
 // invocations per row segment: the power of two at or above ceil(tx / 4), at most WG
 fn team_size() -> u32 {
@@ -61,24 +70,5 @@ fn chain_scan_x(@builtin(local_invocation_index) lid: u32,
             head = means[((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + sx];
         }
     }
-    var acc = 0u;
-    for (var k = lo; k < hi; k++) {
-        acc = acc + residual_at(base + k);
-    }
-    if (lo == 0u) {
-        acc = acc + head;
-    }
-#ifdef SUBGROUP
-    var run = team_scan_sg(lid, acc, team, sg_lane, sg_size);
-#else
-    var run = team_exclusive_scan(lid, acc, team);
-#endif
-    for (var k = lo; k < hi; k++) {
-        var v = residual_at(base + k);
-        if (k == 0u) {
-            v = v + head;
-        }
-        run = run + v;
-        sums[base + k] = run;
-    }
+    segment_scan(lid, team, base, lo, hi, head, SG_ARGS);
 }

@@ -26,6 +26,15 @@ const WG: u32 = 256u;
 #ifdef SUBGROUP
 #include "common/team_scan_sg.wgsl"
 #endif
+#include "common/segment_scan.wgsl"
+
+fn residual_of(i: u32) -> u32 {
+    return residuals[i];
+}
+
+fn put_sum(i: u32, v: u32) {
+    values[i] = v;
+}
 
 @compute @workgroup_size(WG)
 fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
@@ -55,26 +64,5 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
             head = means[tile_index(x0, y, z)];
         }
     }
-    var acc = 0u;
-    for (var k = lo; k < hi; k++) {
-        acc = acc + residuals[base + k];
-    }
-    if (lo == 0u) {
-        acc = acc + head;             // the segment's first value (lane 0's run)
-    }
-    // the runs before this one in its team (the teams are aligned blocks of `team`
-    // invocations)
-#ifdef SUBGROUP
-    var run = team_scan_sg(lid, acc, team, sg_lane, sg_size);
-#else
-    var run = team_exclusive_scan(lid, acc, team);
-#endif
-    for (var k = lo; k < hi; k++) {
-        var v = residuals[base + k];
-        if (k == 0u) {
-            v = v + head;
-        }
-        run = run + v;
-        values[base + k] = run;
-    }
+    segment_scan(lid, team, base, lo, hi, head, SG_ARGS);
 }
