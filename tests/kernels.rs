@@ -1319,49 +1319,33 @@ fn chain_unpack_matches_twin() {
         let ntiles = (ntx * nty * ntz) as usize;
         let means: Vec<u32> = (0..ntiles).map(|t| t as u32 * 7).collect();
         for (f64v, centering) in [(false, 1u32), (true, 0u32)] {
-            // the integer fields (chain_scan_x reads only these, in the float32 layout)
-            let p32 = ChainUnpackParams32 {
-                n: n as u32,
-                block_size: bs,
-                ntiles: ntiles as u32,
-                nx,
-                ny,
-                nz,
-                tx,
-                ty,
-                tz,
-                ntx,
-                nty,
-                bzigzag: 1,
-                centering,
-                ..Default::default()
-            };
-            let pb = if f64v {
-                let q = ChainUnpackParams64 {
-                    n: n as u32,
-                    block_size: bs,
-                    ntiles: ntiles as u32,
-                    nx,
-                    ny,
-                    nz,
-                    tx,
-                    ty,
-                    tz,
-                    ntx,
-                    nty,
-                    qzigzag: 1,
-                    bzigzag: 1,
-                    centering,
-                    eb: 0.5,
-                    inv: 1.0,
-                    step: 1.0,
-                    one: 1.0,
-                    ..Default::default()
+            macro_rules! uparams {
+                ($t:ident { $($f:ident: $v:expr),* }) => {
+                    $t {
+                        n: n as u32,
+                        block_size: bs,
+                        ntiles: ntiles as u32,
+                        nx,
+                        ny,
+                        nz,
+                        tx,
+                        ty,
+                        tz,
+                        ntx,
+                        nty,
+                        bzigzag: 1,
+                        centering,
+                        $($f: $v,)*
+                        ..Default::default()
+                    }
                 };
-                bytemuck::bytes_of(&q).to_vec()
+            }
+            // the integer fields (chain_scan_x reads only these, in the float32 layout)
+            let p32 = uparams!(ChainUnpackParams32 {});
+            let pb = if f64v {
+                bytemuck::bytes_of(&uparams!(ChainUnpackParams64 { qzigzag: 1, eb: 0.5, inv: 1.0, step: 1.0, one: 1.0 })).to_vec()
             } else {
-                let q = ChainUnpackParams32 { qzigzag: 0, eb: 0.25, inv: 2.0, step: 0.5, one: 1.0, ..p32 };
-                bytemuck::bytes_of(&q).to_vec()
+                bytemuck::bytes_of(&uparams!(ChainUnpackParams32 { qzigzag: 0, eb: 0.25, inv: 2.0, step: 0.5, one: 1.0 })).to_vec()
             };
             let unpacked = twin_check(
                 "chain_unpack",

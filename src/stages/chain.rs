@@ -292,13 +292,14 @@ pub const DECODE_MIN_INVOCATIONS: u64 = 4096;
 pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
     let lp = l.params(dims).ok()?;
-    if inverse_kernels(b, &lp) == "chain_decode" {
+    let form = inverse_kernels(b, &lp);
+    if form == "chain_decode" {
         // (1-D invocations do one step each: no walk to wait for)
         let inv = crate::kernels::chain::decode_invocations(&lp);
         return (dims.rank() > 1 && inv < DECODE_MIN_INVOCATIONS)
             .then(|| format!("{inv} chain_decode invocations: the staged inverse has more parallelism"));
     }
-    if dims.rank() < 2 || inverse_kernels(b, &lp) == "chain_scan" {
+    if dims.rank() < 2 || form == "chain_scan" {
         // (chain_scan parallelizes over lines like the staged inverse, in fewer passes)
         return None;
     }
@@ -397,7 +398,7 @@ pub fn record_inverse(
     let word_base = word_base as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
     let info = r.backend.info();
-    let one_pass = inverse_kernels(b, &lp) == "chain_decode";
+    let form = inverse_kernels(b, &lp);
     let shared_scan = crate::kernels::chain::needs_workgroup_memory(lp.tx / crate::kernels::chain::ENCODE_LANE, info.subgroups) as u32;
     macro_rules! unpack_params {
         ($t:ident, $f:ty) => {{
@@ -429,7 +430,7 @@ pub fn record_inverse(
         }};
     }
     let pbytes = if f64v { unpack_params!(ChainUnpackParams64, f64) } else { unpack_params!(ChainUnpackParams32, f32) };
-    if inverse_kernels(b, &lp) == "chain_scan" {
+    if form == "chain_scan" {
         // x sums with the residuals extracted on the way in, y (3-D) in place, then the
         // last axis dequantized into the output
         let sums_w = BufSlice::new(r.temp(4 * n)?, 0, 4 * n);
@@ -454,7 +455,7 @@ pub fn record_inverse(
         q.record_patch(r, out, outliers, opts)?;
         return Ok(PortData::Device { slice: out_w, len: n * sz, host: None });
     }
-    if one_pass {
+    if form == "chain_decode" {
         // float32 values are stored 16 bytes at a time: the window is padded to 16
         let out = r.alloc((n * sz).next_multiple_of(16))?;
         let out_w = BufSlice::new(out, 0, (n * sz).next_multiple_of(16));

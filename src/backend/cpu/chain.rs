@@ -560,18 +560,12 @@ pub fn chain_scan_last<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) ->
     let wt = F::WT as usize;
     let n = nx as usize * ny as usize * nz as usize;
     need(sums.len() >= n && out.len() >= n * wt, "chain_scan_last sizes")?;
-    let all = if nz > 1 { nx as u64 * ny as u64 * nz.div_ceil(tz) as u64 } else { nx as u64 * nty as u64 };
+    // the last used axis: z in 3-D, else y
+    let (axis, all) = if nz > 1 { (2, nx as u64 * ny as u64 * nz.div_ceil(tz) as u64) } else { (1, nx as u64 * nty as u64) };
     let lines = all.min(groups as u64 * crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanLast)? as u64) as u32;
+    let geo = super::lorenzo::AxisGeo { nx, ny, nz, ty, tz, nty };
     for l in 0..lines {
-        let x = l % nx;
-        let (start, stride, len) = if nz > 1 {
-            let y = (l / nx) % ny;
-            let z0 = (l / (nx * ny)) * tz;
-            ((z0 * ny + y) * nx + x, nx * ny, tz.min(nz - z0))
-        } else {
-            let y0 = (l / nx) * ty;
-            (y0 * nx + x, nx, ty.min(ny - y0))
-        };
+        let (start, stride, len) = geo.line(l, axis);
         let mut acc = 0u32;
         for k in 0..len {
             let i = (start + k * stride) as usize;

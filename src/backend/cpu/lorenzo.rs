@@ -99,6 +99,34 @@ pub fn lorenzo_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     })
 }
 
+/// The tile lines of `lorenzo_scan_axis` and `chain_scan_last` (common/axis_scan.wgsl's
+/// `axis_line`).
+pub(crate) struct AxisGeo {
+    pub nx: u32,
+    pub ny: u32,
+    pub nz: u32,
+    pub ty: u32,
+    pub tz: u32,
+    pub nty: u32,
+}
+
+impl AxisGeo {
+    /// Line `l` along y (axis 1) or z (else): (start, stride, length).
+    pub fn line(&self, l: u32, axis: u32) -> (u32, u32, u32) {
+        let x = l % self.nx;
+        if axis == 1 {
+            let ty_i = (l / self.nx) % self.nty;
+            let z = l / (self.nx * self.nty);
+            let y0 = ty_i * self.ty;
+            ((z * self.ny + y0) * self.nx + x, self.nx, self.ty.min(self.ny - y0))
+        } else {
+            let y = (l / self.nx) % self.ny;
+            let z0 = (l / (self.nx * self.ny)) * self.tz;
+            ((z0 * self.ny + y) * self.nx + x, self.nx * self.ny, self.tz.min(self.nz - z0))
+        }
+    }
+}
+
 /// Twin of `lorenzo_scan_axis`.
 pub fn lorenzo_scan_axis(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p: LorenzoParams = params(pb)?;
@@ -106,18 +134,9 @@ pub fn lorenzo_scan_axis(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()>
     let values = values.get_mut(p.elem_base as usize..).ok_or_else(|| Error::Device("lorenzo_scan_axis: elem_base".into()))?;
     need(values.len() >= (p.nx * p.ny * p.nz) as usize, "lorenzo_scan_axis values")?;
     let lines = p.nlines.min(groups.saturating_mul(256));
+    let g = AxisGeo { nx: p.nx, ny: p.ny, nz: p.nz, ty: p.ty, tz: p.tz, nty: p.nty };
     for l in 0..lines {
-        let x = l % p.nx;
-        let (start, stride, len) = if p.axis == 1 {
-            let ty_i = (l / p.nx) % p.nty;
-            let z = l / (p.nx * p.nty);
-            let y0 = ty_i * p.ty;
-            ((z * p.ny + y0) * p.nx + x, p.nx, p.ty.min(p.ny - y0))
-        } else {
-            let y = (l / p.nx) % p.ny;
-            let z0 = (l / (p.nx * p.ny)) * p.tz;
-            ((z0 * p.ny + y) * p.nx + x, p.nx * p.ny, p.tz.min(p.nz - z0))
-        };
+        let (start, stride, len) = g.line(l, p.axis);
         let mut acc = 0u32;
         for k in 0..len {
             let i = (start + k * stride) as usize;
