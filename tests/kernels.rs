@@ -1276,6 +1276,7 @@ fn chain_unpack_matches_twin() {
         ((700, 3, 2), 512, 128),
         ((49, 37, 240), 128, 128),
         ((100, 3, 1), 4096, 64),
+        ((3000, 2, 1), 4096, 64), // rows past 4 * 256: chain_scan_x's runs of 12
     ] {
         let n = (nx * ny * nz) as usize;
         let (tx, ty, tz) = (tile, if ny > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });

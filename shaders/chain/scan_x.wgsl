@@ -31,6 +31,10 @@ fn residual_of(i: u32) -> u32 {
     return residual_at(i);
 }
 
+fn residuals4(i: u32, count: u32) -> vec4<u32> {
+    return residuals4_at(i, count);
+}
+
 fn put_sum(i: u32, v: u32) {
     sums[i] = v;
 }

@@ -32,6 +32,20 @@ fn residual_of(i: u32) -> u32 {
     return residuals[i];
 }
 
+fn residuals4(i: u32, count: u32) -> vec4<u32> {
+    var r = vec4<u32>(residuals[i], 0u, 0u, 0u);
+    if (count > 1u) {
+        r.y = residuals[i + 1u];
+    }
+    if (count > 2u) {
+        r.z = residuals[i + 2u];
+    }
+    if (count > 3u) {
+        r.w = residuals[i + 3u];
+    }
+    return r;
+}
+
 fn put_sum(i: u32, v: u32) {
     values[i] = v;
 }
