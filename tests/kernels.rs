@@ -1368,7 +1368,7 @@ fn chain_unpack_matches_twin() {
             }
             // the line-parallel form (chain_scan_x, lorenzo_scan_axis along y in 3-D,
             // chain_scan_last) must give chain_unpack's values bit for bit
-            let team = fzwgpu::kernels::chain::scan_x_team(tx, 256);
+            let team = fzwgpu::kernels::chain::scan_x_team(tx, 256).unwrap();
             let segments = (ntx * ny * nz) as u64;
             let mut sums = twin_check(
                 "chain_scan_x",

@@ -39,22 +39,24 @@ fn put_sum(i: u32, v: u32) {
     sums[i] = v;
 }
 
-// invocations per row segment: the power of two at or above ceil(tx / 4), at most WG
-fn team_size() -> u32 {
-    let q = (P.tx + 3u) / 4u;
+// log2 of the invocations per row segment: the power of two at or above ceil(tx / RUN),
+// at most WG (teams are powers of two, so lanes and runs need shifts, not divisions)
+fn team_log2() -> u32 {
+    let q = (P.tx + RUN - 1u) / RUN;
     if (q <= 1u) {
-        return 1u;
+        return 0u;
     }
-    return min(1u << (firstLeadingBit(q - 1u) + 1u), WG);
+    return min(firstLeadingBit(q - 1u) + 1u, firstTrailingBit(WG));
 }
 
 @compute @workgroup_size(WG)
 fn chain_scan_x(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let team = team_size();
-    let lane = lid % team;
-    let s = wg_linear(wid, nwg) * (WG / team) + lid / team;
+    let tb = team_log2();
+    let team = 1u << tb;
+    let lane = lid & (team - 1u);
+    let s = wg_linear(wid, nwg) * (WG >> tb) + (lid >> tb);
     var base = 0u;
     var lo = 0u;
     var hi = 0u;
@@ -67,7 +69,7 @@ fn chain_scan_x(@builtin(local_invocation_index) lid: u32,
         let x0 = sx * P.tx;
         let len = min(P.tx, P.nx - x0);
         base = row * P.nx + x0;
-        let per = (len + team - 1u) / team;
+        let per = (len + team - 1u) >> tb;
         lo = min(lane * per, len);
         hi = min(lo + per, len);
         if (P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {

@@ -20,7 +20,8 @@ fn residual_at(i: u32) -> u32 {
 
 fn residuals4_at(i: u32, count: u32) -> vec4<u32> {
     let b = i / P.block_size;
-    if (b != (i + count - 1u) / P.block_size) {
+    let j = i - b * P.block_size;
+    if (j + count > P.block_size) {
         var r = vec4<u32>(0u);
         for (var k = 0u; k < count; k++) {
             r[k] = residual_at(i + k);
@@ -29,7 +30,6 @@ fn residuals4_at(i: u32, count: u32) -> vec4<u32> {
     }
     let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
     let start = P.word_base + offsets[b];
-    let j = i - b * P.block_size;
     var r = vec4<u32>(unzigzag_residual(extract_code(start, j, w)), 0u, 0u, 0u);
     if (count > 1u) {
         r.y = unzigzag_residual(extract_code(start, j + 1u, w));

@@ -8,11 +8,16 @@
 // value i), includes common/wg_scan.wgsl (and common/team_scan_sg.wgsl with SUBGROUP),
 // and passes SG_ARGS.
 //
-// Runs of at most four values (the host picks teams of ~tx / 4 invocations, so every
-// run up to tx = 4 * WG) read their residuals once, together, and keep them in
-// registers for the second pass: re-reading them there put a second chain of dependent
-// loads (block width -> block offset -> payload word, in chain_scan_x) behind the
-// team scan. Longer runs read each residual twice.
+// Runs of at most four values (every run, with RUN = 4, up to tx = 4 * WG) read their
+// residuals once, together, and keep them in registers for the second pass:
+// re-reading them there put a second chain of dependent loads (block width -> block
+// offset -> payload word, in chain_scan_x) behind the team scan. Longer runs read each
+// residual twice.
+
+// Values per invocation the host's teams aim at (kernels::chain::scan_x_team reflects
+// it; chain_scan_x's team_log2 uses it).
+const RUN: u32 = 4u;
+
 fn segment_scan(lid: u32, team: u32, base: u32, lo: u32, hi: u32, head: u32, sg_lane: u32, sg_size: u32) {
     let short = hi - lo <= 4u;
     var r4 = vec4<u32>(0u);

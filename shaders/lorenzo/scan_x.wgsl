@@ -54,9 +54,10 @@ fn put_sum(i: u32, v: u32) {
 fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
                   @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
-    let team = max(P.team, 1u);
-    let lane = lid % team;
-    let s = wg_linear(wid, nwg) * (WG / team) + lid / team;
+    let tb = firstTrailingBit(max(P.team, 1u));  // P.team is a power of two
+    let team = 1u << tb;
+    let lane = lid & (team - 1u);
+    let s = wg_linear(wid, nwg) * (WG >> tb) + (lid >> tb);
     // an invocation past the last segment keeps an empty run: every invocation takes part
     // in every barrier below
     var base = 0u;
@@ -71,7 +72,7 @@ fn lorenzo_scan_x(@builtin(local_invocation_index) lid: u32,
         let x0 = sx * P.tx;
         let len = min(P.tx, P.nx - x0);
         base = P.elem_base + row * P.nx + x0;
-        let per = (len + team - 1u) / team;
+        let per = (len + team - 1u) >> tb;
         lo = min(lane * per, len);
         hi = min(lo + per, len);
         if (P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {

@@ -88,10 +88,16 @@ pub fn max_extent() -> Result<u32> {
 }
 
 /// Invocations per row segment of `chain_scan_x` (the power of two at or above
-/// tx / 4, at most the workgroup: the WGSL's `team_size`, and the host's choice for
-/// `lorenzo_scan_x`).
-pub fn scan_x_team(tx: u32, wg: u32) -> u32 {
-    tx.div_ceil(4).max(1).next_power_of_two().min(wg)
+/// tx / RUN, at most the workgroup: the WGSL's `team_log2`, and the host's choice for
+/// `lorenzo_scan_x`). RUN, the values per invocation, is reflected from
+/// common/segment_scan.wgsl.
+pub fn scan_x_team(tx: u32, wg: u32) -> Result<u32> {
+    let run = super::reflect(super::Kernel::ChainScanX, super::Variant::default())?
+        .consts
+        .get("RUN")
+        .copied()
+        .ok_or_else(|| crate::Error::Device("chain_scan_x declares no RUN".into()))? as u32;
+    Ok(tx.div_ceil(run.max(1)).max(1).next_power_of_two().min(wg))
 }
 
 /// Smallest subgroup the wgpu backend enables subgroup kernels on (`sg_ok` in

@@ -435,7 +435,7 @@ pub fn record_inverse(
         // last axis dequantized into the output
         let sums_w = BufSlice::new(r.temp(4 * n)?, 0, 4 * n);
         let wg = workgroup_size(Kernel::ChainScanX)?;
-        let team = crate::kernels::chain::scan_x_team(lp.tx, wg);
+        let team = crate::kernels::chain::scan_x_team(lp.tx, wg)?;
         let segments = lp.ntx as u64 * lp.ny as u64 * lp.nz as u64;
         // chain_scan_x reads only the integer fields: the float32 layout serves both
         let p32 = unpack_params!(ChainUnpackParams32, f32);

@@ -88,7 +88,7 @@ impl LorenzoStage {
     pub fn scan_x_setup(p: &mut LorenzoParams) -> Result<u64> {
         let wg = workgroup_size(Kernel::LorenzoScanX)?;
         p.nlines = p.ntx * p.ny * p.nz;
-        p.team = crate::kernels::chain::scan_x_team(p.tx, wg);
+        p.team = crate::kernels::chain::scan_x_team(p.tx, wg)?;
         Ok((p.nlines as u64).div_ceil((wg / p.team) as u64))
     }
 

@@ -520,7 +520,7 @@ pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     need(n == c.n as u64 && tx > 0 && ty > 0 && tz > 0 && c.block_size > 0 && ntx > 0 && nty > 0, "chain_scan_x geometry")?;
     need(sums.len() as u64 >= n, "chain_scan_x sums")?;
     let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanX)?;
-    let team = crate::kernels::chain::scan_x_team(tx, wg);
+    let team = crate::kernels::chain::scan_x_team(tx, wg)?;
     let lines = (ntx as u64 * ny as u64 * nz as u64).min(groups as u64 * (wg / team) as u64);
     sums[..n as usize].par_chunks_mut(nx as usize).enumerate().try_for_each(|(row, out)| -> Result<()> {
         let (y, z) = (row as u32 % ny, row as u32 / ny);
