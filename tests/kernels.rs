@@ -1369,14 +1369,14 @@ fn chain_unpack_matches_twin() {
             // the line-parallel form (chain_scan_x, lorenzo_scan_axis along y in 3-D,
             // chain_scan_last) must give chain_unpack's values bit for bit
             let team = fzwgpu::kernels::chain::scan_x_team(tx, 256).unwrap();
-            let segments = (ntx * ny * nz) as u64;
+            let (_, teams) = fzwgpu::kernels::chain::scan_x_teams(ntx, (ny * nz) as u64).unwrap();
             let mut sums = twin_check(
                 "chain_scan_x",
                 Kernel::ChainScanX,
                 false,
                 bytemuck::bytes_of(&p32),
                 &[B::In(pk[0].clone()), B::In(bytes32(&offs)), B::In(pk[1].clone()), B::In(bytes32(&means)), B::Out(n * 4)],
-                segments.div_ceil((256 / team) as u64),
+                teams.div_ceil((256 / team) as u64),
             )
             .remove(0);
             if nz > 1 {

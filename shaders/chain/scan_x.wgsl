@@ -2,8 +2,12 @@
 // of few large tiles, where chain_unpack's one workgroup per tile leaves the GPU idle):
 // lorenzo_scan_x with the residuals extracted from their AdaptiveBitpack blocks on the
 // way in (no bitpack_unpack pass writing them first). Row segments of tx values get a
-// team of ~tx / 4 invocations each (a power of two up to WG, as the host picks for
+// team of ~tx / RUN invocations each (a power of two up to WG, as the host picks for
 // lorenzo_scan_x); the tile head is added to the first value of each tile (centering).
+// A team scans up to SEGS consecutive segments of one row, one after the other, so
+// that its row, the row's y and z and the row's centering test (divisions by runtime
+// values: about half of the kernel's instructions with one segment per team on the
+// H200, r15d) are paid once per SEGS segments.
 // Writes the x sums into `sums`; lorenzo_scan_axis (3-D: y) and chain_scan_last follow.
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
@@ -39,6 +43,9 @@ fn put_sum(i: u32, v: u32) {
     sums[i] = v;
 }
 
+// Segments of one row a team scans (kernels::chain::scan_x_teams reflects it).
+const SEGS: u32 = 4u;
+
 // log2 of the invocations per row segment: the power of two at or above ceil(tx / RUN),
 // at most WG (teams are powers of two, so lanes and runs need shifts, not divisions)
 fn team_log2() -> u32 {
@@ -56,25 +63,42 @@ fn chain_scan_x(@builtin(local_invocation_index) lid: u32,
     let tb = team_log2();
     let team = 1u << tb;
     let lane = lid & (team - 1u);
-    let s = wg_linear(wid, nwg) * (WG >> tb) + (lid >> tb);
-    var base = 0u;
-    var lo = 0u;
-    var hi = 0u;
-    var head = 0u;
-    if (s < P.ntx * P.ny * P.nz) {
-        let sx = s % P.ntx;
-        let row = s / P.ntx;          // y + z * ny
-        let y = row % P.ny;
-        let z = row / P.ny;
-        let x0 = sx * P.tx;
-        let len = min(P.tx, P.nx - x0);
-        base = row * P.nx + x0;
-        let per = (len + team - 1u) >> tb;
-        lo = min(lane * per, len);
-        hi = min(lo + per, len);
-        if (P.centering == 1u && y % P.ty == 0u && z % P.tz == 0u) {
-            head = means[((z / P.tz) * P.nty + (y / P.ty)) * P.ntx + sx];
-        }
+    let t = wg_linear(wid, nwg) * (WG >> tb) + (lid >> tb);
+    // SEGS (or ntx, if fewer) segments per team; tpr teams per row
+    let g = min(SEGS, P.ntx);
+    let tpr = (P.ntx + g - 1u) / g;
+    let row = t / tpr;                // y + z * ny
+    let sx0 = (t - row * tpr) * g;
+    let z = row / P.ny;
+    let y = row - z * P.ny;
+    let live = row < P.ny * P.nz;
+    var heads = false;
+    var tile0 = 0u;
+    if (P.centering == 1u) {
+        let qy = y / P.ty;
+        let qz = z / P.tz;
+        heads = y == qy * P.ty && z == qz * P.tz;
+        tile0 = (qz * P.nty + qy) * P.ntx;
     }
-    segment_scan(lid, team, base, lo, hi, head, SG_ARGS);
+    // every invocation runs every iteration (an empty run where there is no segment),
+    // for the barriers of the shared-memory team scan
+    for (var k = 0u; k < g; k++) {
+        let sx = sx0 + k;
+        var base = 0u;
+        var lo = 0u;
+        var hi = 0u;
+        var head = 0u;
+        if (live && sx < P.ntx) {
+            let x0 = sx * P.tx;
+            let len = min(P.tx, P.nx - x0);
+            base = row * P.nx + x0;
+            let per = (len + team - 1u) >> tb;
+            lo = min(lane * per, len);
+            hi = min(lo + per, len);
+            if (heads) {
+                head = means[tile0 + sx];
+            }
+        }
+        segment_scan(lid, team, base, lo, hi, head, SG_ARGS);
+    }
 }

@@ -100,6 +100,19 @@ pub fn scan_x_team(tx: u32, wg: u32) -> Result<u32> {
     Ok(tx.div_ceil(run.max(1)).max(1).next_power_of_two().min(wg))
 }
 
+/// `chain_scan_x`'s segments per team and teams for a field of `rows` rows (ny * nz)
+/// of `ntx` row segments: a team scans min(SEGS, ntx) consecutive segments of one row
+/// (SEGS reflected from the WGSL), so a row takes ceil(ntx / that) teams.
+pub fn scan_x_teams(ntx: u32, rows: u64) -> Result<(u32, u64)> {
+    let segs = super::reflect(super::Kernel::ChainScanX, super::Variant::default())?
+        .consts
+        .get("SEGS")
+        .copied()
+        .ok_or_else(|| crate::Error::Device("chain_scan_x declares no SEGS".into()))? as u32;
+    let g = segs.max(1).min(ntx.max(1));
+    Ok((g, rows * ntx.div_ceil(g) as u64))
+}
+
 /// Smallest subgroup the wgpu backend enables subgroup kernels on (`sg_ok` in
 /// src/backend/wgpu/mod.rs).
 pub const MIN_SUBGROUP: u32 = 8;

@@ -521,11 +521,13 @@ pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     need(sums.len() as u64 >= n, "chain_scan_x sums")?;
     let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanX)?;
     let team = crate::kernels::chain::scan_x_team(tx, wg)?;
-    let lines = (ntx as u64 * ny as u64 * nz as u64).min(groups as u64 * (wg / team) as u64);
+    // team t scans segments [(t % tpr) * g, ...) of row t / tpr: those the dispatch covers
+    let (g, _) = crate::kernels::chain::scan_x_teams(ntx, ny as u64 * nz as u64)?;
+    let teams = groups as u64 * (wg / team) as u64;
     sums[..n as usize].par_chunks_mut(nx as usize).enumerate().try_for_each(|(row, out)| -> Result<()> {
         let (y, z) = (row as u32 % ny, row as u32 / ny);
         for sx in 0..ntx {
-            if row as u64 * ntx as u64 + sx as u64 >= lines {
+            if row as u64 * ntx.div_ceil(g) as u64 + (sx / g) as u64 >= teams {
                 continue;
             }
             let (a, e) = (sx * tx, ((sx + 1) * tx).min(nx));
