@@ -25,5 +25,5 @@ for v in "main|fzwgpu" "before|fzwgpu-b"; do
   echo "profile $label:"; awk '/dispatches/{b=""} {b=b"\n"$0} END{print b}' /tmp/r15e-prof-$label.log | grep "profile:" | grep -E "span|scan"
   timeout 60 /usr/local/cuda/bin/ncu -k "regex:chain_scan_x" -c 1 --metrics "smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,lts__t_sectors_op_write.sum,gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active" /tmp/ct/$bin bench --backend cuda --size 256M --fields tiled --reps 1 --warmup 0 --replays 0 --presets szp_centered 2>&1 | grep -E "inst_exec|issue|lts__|duration|warps_active" | sed "s/^/ncu $label: /"
 done
-VAL_LEFT=330 val r15e /tmp/ct/fzwgpu "szp_composed szp_centered"
+VAL_LEFT=300 val r15e /tmp/ct/fzwgpu "szp_composed szp_centered"
 echo "total $(( $(date +%s) - T0 )) s"
