@@ -1369,7 +1369,9 @@ fn chain_unpack_matches_twin() {
             // the line-parallel form (chain_scan_x, lorenzo_scan_axis along y in 3-D,
             // chain_scan_last) must give chain_unpack's values bit for bit
             let team = fzwgpu::kernels::chain::scan_x_team(tx, 256).unwrap();
-            let (_, teams) = fzwgpu::kernels::chain::scan_x_teams(ntx, (ny * nz) as u64).unwrap();
+            // (a dispatch sized for the default variant: the CUDA-tuned one, four segments
+            // per team, runs the same dispatch below, its surplus teams idle)
+            let (_, teams) = fzwgpu::kernels::chain::scan_x_teams(ntx, (ny * nz) as u64, false).unwrap();
             let mut sums = twin_check(
                 "chain_scan_x",
                 Kernel::ChainScanX,
@@ -1379,6 +1381,18 @@ fn chain_unpack_matches_twin() {
                 teams.div_ceil((256 / team) as u64),
             )
             .remove(0);
+            let g = gpu_coalesce();
+            assert!(g.info().coalesce);
+            let tuned = run(
+                g.as_ref(),
+                0xA5,
+                Kernel::ChainScanX,
+                false,
+                bytemuck::bytes_of(&p32),
+                &[B::In(pk[0].clone()), B::In(bytes32(&offs)), B::In(pk[1].clone()), B::In(bytes32(&means)), B::Out(n * 4)],
+                teams.div_ceil((256 / team) as u64),
+            );
+            assert!(tuned[0] == sums, "chain_scan_x (SEGS of the CUDA-tuned variant) differs from its twin, dims {nx}x{ny}x{nz}");
             if nz > 1 {
                 let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, axis: 1, nlines: nx * nty * nz, ..Default::default() };
                 sums = twin_check(

@@ -43,8 +43,13 @@ fn put_sum(i: u32, v: u32) {
     sums[i] = v;
 }
 
-// Segments of one row a team scans (kernels::chain::scan_x_teams reflects it).
+// Segments of one row a team scans (kernels::chain::scan_x_teams reflects it). Four in
+// the CUDA-tuned variant (COALESCE; H200 r15e: CUDA +9-10%, Vulkan 3-24% slower).
+#ifdef COALESCE
 const SEGS: u32 = 4u;
+#else
+const SEGS: u32 = 1u;
+#endif
 
 // log2 of the invocations per row segment: the power of two at or above ceil(tx / RUN),
 // at most WG (teams are powers of two, so lanes and runs need shifts, not divisions)

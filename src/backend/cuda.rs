@@ -280,6 +280,7 @@ impl CudaBackend {
             };
             staging.bufs.push((p as *mut u8, e));
         }
+        let coalesce = crate::kernels::coalesce_from_env(true);
         let info = BackendInfo {
             kind: BackendKind::Cuda,
             adapter: name,
@@ -296,6 +297,7 @@ impl CudaBackend {
             max_workgroups_per_dim: i32::MAX as u32,
             storage_align: 256,
             loop_limit: None,
+            coalesce,
         };
         Ok(CudaBackend {
             info,
@@ -304,7 +306,7 @@ impl CudaBackend {
             events,
             arch: format!("sm_{major}{minor}"),
             code,
-            coalesce: crate::kernels::coalesce_from_env(true),
+            coalesce,
             slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),

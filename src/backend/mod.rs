@@ -59,6 +59,10 @@ pub struct BackendInfo {
     /// shared by every loop of an invocation). Stages whose invocations could loop
     /// longer (`Stage::loop_iterations`) run on the cpu backend there.
     pub loop_limit: Option<u64>,
+    /// `Variant::coalesce` as this backend compiles its kernels (the variants tuned for
+    /// the CUDA backend: on there, off through wgpu, `FZWGPU_COALESCE` overrides); the
+    /// host reads it where a variant changes the dispatch (`chain_scan_x`'s SEGS).
+    pub coalesce: bool,
 }
 
 /// Mesa gallivm's `LP_MAX_TGSI_LOOP_ITERATIONS`: llvmpipe and lavapipe stop every loop

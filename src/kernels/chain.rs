@@ -102,9 +102,11 @@ pub fn scan_x_team(tx: u32, wg: u32) -> Result<u32> {
 
 /// `chain_scan_x`'s segments per team and teams for a field of `rows` rows (ny * nz)
 /// of `ntx` row segments: a team scans min(SEGS, ntx) consecutive segments of one row
-/// (SEGS reflected from the WGSL), so a row takes ceil(ntx / that) teams.
-pub fn scan_x_teams(ntx: u32, rows: u64) -> Result<(u32, u64)> {
-    let segs = super::reflect(super::Kernel::ChainScanX, super::Variant::default())?
+/// (SEGS reflected from the WGSL variant: `coalesce`, the backend's
+/// `BackendInfo::coalesce`), so a row takes ceil(ntx / that) teams.
+pub fn scan_x_teams(ntx: u32, rows: u64, coalesce: bool) -> Result<(u32, u64)> {
+    let v = super::Variant { coalesce, ..Default::default() };
+    let segs = super::reflect(super::Kernel::ChainScanX, v)?
         .consts
         .get("SEGS")
         .copied()

@@ -223,10 +223,10 @@ impl Kernel {
         )
     }
 
-    /// Whether the kernel has a coalescing variant (`#ifdef COALESCE`, float32 only:
+    /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainDecode)
+        matches!(self, Kernel::ChainDecode | Kernel::ChainScanX)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -272,10 +272,13 @@ pub struct Variant {
     pub f64: bool,
     /// Use subgroup operations (chosen by the backend from the adapter's features).
     pub subgroup: bool,
-    /// `chain_decode`, float32: codes read by independent loads and values stored
-    /// through workgroup memory, coalesced (`COALESCE`). Chosen per backend from H200
-    /// measurements: the CUDA backend's default (+26-88%), off through Vulkan, where the
-    /// same code ran 24-43% slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
+    /// The CUDA-tuned variants (`COALESCE`), chosen per backend from H200
+    /// measurements: the CUDA backend's default, off through Vulkan, where the same code
+    /// ran slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
+    /// - `chain_decode`, float32: codes read by independent loads and values stored
+    ///   through workgroup memory, coalesced (CUDA +26-88%, Vulkan 24-43% slower).
+    /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-10%, Vulkan -3% on
+    ///   the tiled field and -24% on the cube, round 15e).
     pub coalesce: bool,
 }
 

@@ -436,7 +436,7 @@ pub fn record_inverse(
         let sums_w = BufSlice::new(r.temp(4 * n)?, 0, 4 * n);
         let wg = workgroup_size(Kernel::ChainScanX)?;
         let team = crate::kernels::chain::scan_x_team(lp.tx, wg)?;
-        let (_, teams) = crate::kernels::chain::scan_x_teams(lp.ntx, lp.ny as u64 * lp.nz as u64)?;
+        let (_, teams) = crate::kernels::chain::scan_x_teams(lp.ntx, lp.ny as u64 * lp.nz as u64, info.coalesce)?;
         // chain_scan_x reads only the integer fields: the float32 layout serves both
         let p32 = unpack_params!(ChainUnpackParams32, f32);
         r.dispatch_bytes(Kernel::ChainScanX, false, &p32, &[meta_w, o_w, pay_w, means_w, sums_w], teams.div_ceil((wg / team) as u64))?;

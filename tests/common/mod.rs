@@ -222,6 +222,13 @@ pub fn gpu_plain() -> Arc<dyn Backend> {
     .clone()
 }
 
+/// A second wgpu backend on the same adapter with the CUDA-tuned kernel variants
+/// (`Variant::coalesce`), so that CI checks them through lavapipe.
+pub fn gpu_coalesce() -> Arc<dyn Backend> {
+    static G: OnceLock<Arc<WgpuBackend>> = OnceLock::new();
+    G.get_or_init(|| Arc::new(WgpuBackend::new(&WgpuOptions { coalesce: Some(true), ..Default::default() }).expect("wgpu adapter"))).clone()
+}
+
 /// A preset with every bound set to NOA 1e-3.
 pub fn noa_pipeline(preset: &str) -> fzwgpu::Pipeline {
     let mut p = fzwgpu::Pipeline::from_preset(preset).unwrap();

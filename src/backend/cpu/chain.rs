@@ -521,8 +521,11 @@ pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     need(sums.len() as u64 >= n, "chain_scan_x sums")?;
     let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::ChainScanX)?;
     let team = crate::kernels::chain::scan_x_team(tx, wg)?;
-    // team t scans segments [(t % tpr) * g, ...) of row t / tpr: those the dispatch covers
-    let (g, _) = crate::kernels::chain::scan_x_teams(ntx, ny as u64 * nz as u64)?;
+    // team t scans segments [(t % tpr) * g, ...) of row t / tpr: those the dispatch
+    // covers, with the default variant's g (SEGS = 1: the CUDA-tuned variant's teams
+    // cover a prefix of these, so a dispatch sized for the default covers every
+    // segment in both)
+    let (g, _) = crate::kernels::chain::scan_x_teams(ntx, ny as u64 * nz as u64, false)?;
     let teams = groups as u64 * (wg / team) as u64;
     sums[..n as usize].par_chunks_mut(nx as usize).enumerate().try_for_each(|(row, out)| -> Result<()> {
         let (y, z) = (row as u32 % ny, row as u32 / ny);

@@ -140,6 +140,7 @@ impl CpuBackend {
                 max_workgroups_per_dim: u32::MAX,
                 storage_align: 4,
                 loop_limit: None,
+                coalesce: false,
             },
             slab: Mutex::new(Slab::default()),
         }

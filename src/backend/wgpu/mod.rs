@@ -33,6 +33,9 @@ pub struct WgpuOptions {
     /// freed and then allocations fail with `Error::OutOfMemory`. Also set by
     /// `FZWGPU_MEMORY_LIMIT` (e.g. `512M`); simulates a device with less free memory.
     pub memory_limit: Option<u64>,
+    /// `Variant::coalesce` (None: `FZWGPU_COALESCE`, else off): tests run the
+    /// CUDA-tuned kernel variants through lavapipe with it.
+    pub coalesce: Option<bool>,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -213,6 +216,7 @@ impl WgpuBackend {
             && ainfo.subgroup_max_size <= 128
             && ainfo.subgroup_max_size.is_power_of_two()
             && ainfo.subgroup_min_size.is_power_of_two();
+        let coalesce = opts.coalesce.unwrap_or_else(|| kernels::coalesce_from_env(false));
         let info = BackendInfo {
             kind: BackendKind::Wgpu,
             adapter: ainfo.name.clone(),
@@ -228,6 +232,7 @@ impl WgpuBackend {
             storage_align: dl.min_storage_buffer_offset_alignment as u64,
             loop_limit: (ainfo.name.to_lowercase().contains("llvmpipe") || ainfo.driver.to_lowercase().contains("llvmpipe"))
                 .then_some(super::LLVMPIPE_LOOP_LIMIT),
+            coalesce,
         };
         Ok(WgpuBackend {
             info,
@@ -243,7 +248,7 @@ impl WgpuBackend {
             lost,
             uncaptured,
             use_subgroups: sg_ok,
-            coalesce: kernels::coalesce_from_env(false),
+            coalesce,
             queue_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
             fail_allocs_after: opts.fail_allocs_after,
