@@ -12,7 +12,9 @@
 #  2. small 2-D fields, which auto stages for want of chain_decode invocations: the
 #     staged inverse (default) against chain_scan (FZWGPU_CHAIN_DECODE=off);
 #  3. ncu of both chain_scan_x (CUDA): instructions, time;
-#  4. main's validation of both chain presets through both backends.
+#  4. ncu of chain_encode on the tiled field (CUDA, szp_centered): the compression gap
+#     left against native cuSZp;
+#  5. main's validation of both chain presets through both backends.
 source .device/setup.sh
 ab() { # label backend field-args field-label binary [env]
   left 260 || return 0
@@ -32,6 +34,10 @@ for v in "main|fzwgpu" "branchless|fzwgpu-b"; do
   IFS='|' read -r label bin <<< "$v"
   timeout 60 /usr/local/cuda/bin/ncu -k "regex:chain_scan_x" -c 1 --metrics "smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed" /tmp/ct/$bin bench --backend cuda --size 256M --fields tiled --reps 1 --warmup 0 --replays 0 --presets szp_centered 2>&1 | grep -E "inst_exec|issue|lts__|duration" | sed "s/^/ncu $label: /"
 done
+# the tiled field's compression (r15a: chain_encode 0.56 of 0.83 ms through Vulkan, 4104
+# workgroups; 306 / 374 GB/s CUDA against cuSZp's 332-386): what limits chain_encode there
+timeout 60 /usr/local/cuda/bin/ncu -k "regex:chain_encode" -c 1 --section SpeedOfLight --section Occupancy --section LaunchStats --metrics "smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_(long_scoreboard|wait|barrier|no_instruction|short_scoreboard|not_selected|math_pipe_throttle|lg_throttle)_per_issue_active\.ratio" /tmp/ct/fzwgpu bench --backend cuda --size 256M --fields tiled --reps 1 --warmup 0 --replays 0 --presets szp_centered > $OUT/r16a-ncu-encode.txt 2>&1
+grep -E "Duration|Throughput|inst_exec|issue_active|stalled|Registers|Occupancy|Grid Size|Block Size|Waves" $OUT/r16a-ncu-encode.txt | cut -c1-130 | sed "s/^/ncu encode: /"
 VAL_LEFT=330 val r16a /tmp/ct/fzwgpu "szp_composed szp_centered"
 echo "total $(( $(date +%s) - T0 )) s"
 save_cache
