@@ -92,11 +92,7 @@ pub fn max_extent() -> Result<u32> {
 /// `lorenzo_scan_x`). RUN, the values per invocation, is reflected from
 /// common/segment_scan.wgsl.
 pub fn scan_x_team(tx: u32, wg: u32) -> Result<u32> {
-    let run = super::reflect(super::Kernel::ChainScanX, super::Variant::default())?
-        .consts
-        .get("RUN")
-        .copied()
-        .ok_or_else(|| crate::Error::Device("chain_scan_x declares no RUN".into()))? as u32;
+    let run = super::kernel_const(super::Kernel::ChainScanX, super::Variant::default(), "RUN")?;
     Ok(tx.div_ceil(run.max(1)).max(1).next_power_of_two().min(wg))
 }
 
@@ -105,12 +101,7 @@ pub fn scan_x_team(tx: u32, wg: u32) -> Result<u32> {
 /// (SEGS reflected from the WGSL variant: `coalesce`, the backend's
 /// `BackendInfo::coalesce`), so a row takes ceil(ntx / that) teams.
 pub fn scan_x_teams(ntx: u32, rows: u64, coalesce: bool) -> Result<(u32, u64)> {
-    let v = super::Variant { coalesce, ..Default::default() };
-    let segs = super::reflect(super::Kernel::ChainScanX, v)?
-        .consts
-        .get("SEGS")
-        .copied()
-        .ok_or_else(|| crate::Error::Device("chain_scan_x declares no SEGS".into()))? as u32;
+    let segs = super::kernel_const(super::Kernel::ChainScanX, super::Variant { coalesce, ..Default::default() }, "SEGS")?;
     let g = segs.max(1).min(ntx.max(1));
     Ok((g, rows * ntx.div_ceil(g) as u64))
 }

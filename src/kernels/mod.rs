@@ -404,6 +404,12 @@ pub fn items_per_group(kernel: Kernel) -> Result<u64> {
     Ok(r.workgroup_size[0] as u64 * r.consts.get("CODES").copied().unwrap_or(1) as u64)
 }
 
+/// The value of the module-level `const NAME: u32` that a kernel variant declares,
+/// reflected (an error naming the kernel if it declares none).
+pub fn kernel_const(kernel: Kernel, variant: Variant, name: &str) -> Result<u32> {
+    reflect(kernel, variant)?.consts.get(name).copied().ok_or_else(|| crate::Error::Device(format!("{} declares no {name}", kernel.name())))
+}
+
 /// naga capabilities the crate's shaders may use.
 pub fn naga_caps(variant: Variant) -> naga::valid::Capabilities {
     let mut c = naga::valid::Capabilities::empty();
