@@ -54,8 +54,6 @@ pub struct CudaBackend {
     events: (sys::CUevent, sys::CUevent),
     arch: String,
     code: CudaOptions,
-    /// `Variant::coalesce` (on by default; `FZWGPU_COALESCE=0`)
-    coalesce: bool,
     slab: Mutex<BufferTable<Dev>>,
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
     fail_allocs_after: Option<u64>,
@@ -306,7 +304,6 @@ impl CudaBackend {
             events,
             arch: format!("sm_{major}{minor}"),
             code,
-            coalesce,
             slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             kernels: Mutex::new(HashMap::new()),
             run: Mutex::new(staging),
@@ -320,7 +317,7 @@ impl CudaBackend {
     }
 
     fn kernel(&self, kernel: Kernel, f64: bool) -> Result<Arc<Loaded>> {
-        let variant = Variant { f64, subgroup: true, coalesce: self.coalesce }.for_kernel(kernel);
+        let variant = Variant { f64, subgroup: true, coalesce: self.info.coalesce }.for_kernel(kernel);
         let mut cache = self.kernels.lock().map_err(|_| Error::Device("kernel cache poisoned".into()))?;
         if let Some(l) = cache.get(&(kernel, variant)) {
             return Ok(l.clone());

@@ -82,8 +82,6 @@ pub struct WgpuBackend {
     uncaptured: Arc<Mutex<Option<String>>>,
     /// Subgroup variants in use (adapter offers SUBGROUP with sizes the kernels handle).
     use_subgroups: bool,
-    /// `Variant::coalesce` (off by default through wgpu; `FZWGPU_COALESCE=1`)
-    coalesce: bool,
     /// Serializes submissions: the params and staging buffers are shared.
     queue_lock: Mutex<()>,
     /// Device buffer allocations so far, and the injected-failure threshold.
@@ -248,7 +246,6 @@ impl WgpuBackend {
             lost,
             uncaptured,
             use_subgroups: sg_ok,
-            coalesce,
             queue_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
             fail_allocs_after: opts.fail_allocs_after,
@@ -268,7 +265,7 @@ impl WgpuBackend {
     }
 
     fn pipe(&self, kernel: Kernel, f64: bool) -> Result<Arc<Pipe>> {
-        let variant = Variant { f64, subgroup: self.use_subgroups, coalesce: self.coalesce }.for_kernel(kernel);
+        let variant = Variant { f64, subgroup: self.use_subgroups, coalesce: self.info.coalesce }.for_kernel(kernel);
         let mut pipes = self.pipes.lock().map_err(|_| Error::Device("pipeline cache poisoned".into()))?;
         if let Some(p) = pipes.get(&(kernel, variant)) {
             return Ok(p.clone());
