@@ -6,8 +6,8 @@
 // lorenzo_scan_x); the tile head is added to the first value of each tile (centering).
 // A team scans up to SEGS consecutive segments of one row, one after the other, so
 // that its row, the row's y and z and the row's centering test (divisions by runtime
-// values: about half of the kernel's instructions with one segment per team on the
-// H200, r15d) are paid once per SEGS segments.
+// values, about half of the per-warp SASS path before round 15's shifts) are paid once
+// per SEGS segments (sm_90, r15e: 320 M -> 276 M warp instructions at 256 MiB).
 // Writes the x sums into `sums`; lorenzo_scan_axis (3-D: y) and chain_scan_last follow.
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
@@ -44,7 +44,7 @@ fn put_sum(i: u32, v: u32) {
 }
 
 // Segments of one row a team scans (kernels::chain::scan_x_teams reflects it). Four in
-// the CUDA-tuned variant (COALESCE; H200 r15e: CUDA +9-10%, Vulkan 3-24% slower).
+// the CUDA-tuned variant (COALESCE; H200 r15e: CUDA +9-11%, Vulkan 1-24% slower).
 #ifdef COALESCE
 const SEGS: u32 = 4u;
 #else

@@ -277,7 +277,7 @@ pub struct Variant {
     /// ran slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
     /// - `chain_decode`, float32: codes read by independent loads and values stored
     ///   through workgroup memory, coalesced (CUDA +26-88%, Vulkan 24-43% slower).
-    /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-10%, Vulkan -3% on
+    /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
     pub coalesce: bool,
 }
