@@ -1079,6 +1079,11 @@ fn chain_encode_and_compact_match_twins() {
         (96, 77, 1, 32, 32, 1),
         (160, 9, 1, 64, 32, 2),
         (64, 3, 50, 32, 64, 4),
+        // 3-D rows that are not whole blocks in planes that are: blocks straddle rows
+        // inside a step, walks of several planes (from inside a tile too)
+        (288, 8, 12, 32, 128, 4),
+        (96, 4, 10, 32, 128, 2),
+        (160, 8, 6, 32, 256, 2),
         // rows that are not whole blocks: blocks straddle rows, walks of one plane
         (288, 7, 1, 32, 128, 1),
         (96, 5, 9, 32, 64, 1),

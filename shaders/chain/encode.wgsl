@@ -15,10 +15,11 @@
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
 // staged stages' values (tests/fusion.rs). Preconditions (the host checks them, else
 // it runs chain_width / chain_pack): block_size a power of two in [32, 32 * WG]; tx a
-// multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless P.walk = 1, of
-// block_size (with P.walk = 1 a block may straddle rows: invocations then go in the
-// field's order); P.walk divides ty (2-D) or tz (3-D); base = 0 (the whole field in
-// one dispatch).
+// multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless P.walk = 1, nx (2-D)
+// or nx * ny (3-D) a multiple of block_size (with P.walk = 1 a block may straddle
+// rows: invocations then go in the field's order; a 3-D step covers whole planes, so
+// there blocks may straddle rows at any walk); P.walk divides ty (2-D) or tz (3-D);
+// base = 0 (the whole field in one dispatch).
 //
 // Bounds: the kernel keeps every access to its storage bindings inside them itself.
 // Once per invocation it tests that the data, width, cost, slot and outlier windows
@@ -315,8 +316,9 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     // invocation -> (unit u of its row, walk k). Rows are whole units (nx a multiple of
     // 32 in 2-D/3-D), so a block's invocations are consecutive and aligned: within a
-    // row when rows are whole blocks, else across rows with walks of one plane (then
-    // invocation order is the field's order: k is the row)
+    // row when rows are whole blocks, within a step's plane in 3-D when planes are
+    // (a plane's rows are consecutive invocations), else across rows with walks of one
+    // plane (then invocation order is the field's order: k is the row)
     q_tn = nf_threshold();
     let lanes = P.block_size / LANE;
     let units = (P.nx + LANE - 1u) / LANE;

@@ -25,11 +25,20 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     None
 }
 
-/// Whether `chain_encode` must walk one plane at a time: in 2-D/3-D, rows that are not
-/// whole blocks put a block's invocations in two rows, which only meet in one step
-/// when every invocation takes one row (then invocation order is the field's order).
+/// Whether `chain_encode` must walk one plane at a time. A step of a walk covers, in
+/// the field's order, one row per invocation group of a row (2-D: rows `walk` apart)
+/// or one whole plane (3-D: the invocations of consecutive rows of a plane are
+/// consecutive). So in 2-D rows that are not whole blocks, and in 3-D planes that are
+/// not, put a block's invocations in two steps, which only meet when every invocation
+/// takes one row (then invocation order is the field's order). In 3-D rows need not be
+/// whole blocks: CESM's 288-value rows with `szp_composed`'s blocks of 128 walk.
 pub fn encode_walk_one(block_size: u32, l: &LorenzoParams) -> bool {
-    l.ny * l.nz > 1 && !l.nx.is_multiple_of(block_size)
+    let bs = block_size as u64;
+    if l.nz > 1 {
+        !(l.nx as u64 * l.ny as u64).is_multiple_of(bs)
+    } else {
+        l.ny > 1 && !l.nx.is_multiple_of(block_size)
+    }
 }
 
 /// Invocations per row of `chain_encode` (align 1) / `chain_decode` (align: a tile row's
