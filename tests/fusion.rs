@@ -325,6 +325,25 @@ fn fused_inverse_equals_staged_inverse() {
     // which needs no tiles to be fast)
     let d = fzwgpu::decompress(cpu().as_ref(), &auto.bytes, &RunOptions::default()).unwrap();
     assert!(d.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_scan)")), "{:?}", d.report.notes);
+    // a small 2-D field inside chain_decode's geometries: too few chain_decode
+    // invocations, so auto runs chain_scan (force keeps chain_decode); the same field
+    let f = Field::from_f32(Dims::new(256, 256, 1).unwrap(), &(0..65_536).map(|i| (i as f32 * 0.01).sin()).collect::<Vec<_>>()).unwrap();
+    for (name, be) in backends() {
+        let c = run("szp_centered", &f, FusionPolicy::Auto, be.as_ref()).unwrap();
+        let auto = fzwgpu::decompress(be.as_ref(), &c.bytes, &RunOptions::default()).unwrap();
+        let force = fzwgpu::decompress(be.as_ref(), &c.bytes, &RunOptions { fusion: FusionPolicy::Force, ..Default::default() }).unwrap();
+        assert!(
+            auto.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_scan)")),
+            "{name}: {:?}",
+            auto.report.notes
+        );
+        assert!(
+            force.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_decode)")),
+            "{name}: {:?}",
+            force.report.notes
+        );
+        assert!(auto.field.bytes == force.field.bytes, "{name}");
+    }
     // a field past the chunk limit: auto stages the inverse and says why; force refuses
     let f = Field::from_f32(Dims::new(60_000, 1, 1).unwrap(), &(0..60_000).map(|i| i as f32 * 0.01).collect::<Vec<_>>()).unwrap();
     let c = run("szp_composed", &f, FusionPolicy::Off, cpu().as_ref()).unwrap();

@@ -1128,7 +1128,10 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             });
             match why {
                 None => {
-                    let kernels = l.dims.and_then(|d| l.params(d).ok()).map_or("chain_unpack", |lp| stages::chain::inverse_kernels(b, &lp));
+                    let kernels = l
+                        .dims
+                        .and_then(|d| l.params(d).ok())
+                        .map_or("chain_unpack", |lp| stages::chain::inverse_kernels(b, &lp, opts.fusion == FusionPolicy::Auto));
                     notes.push(("pipeline".into(), format!("fused={names} ({kernels})")));
                     chains.push((qi, li, bi));
                 }

@@ -282,17 +282,21 @@ pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<Stri
         .then(|| "staged is faster for uncentered 2-D/3-D chains outside chain_encode's geometries".to_string())
 }
 
-/// Fewest `chain_decode` invocations for which `auto` runs a 2-D inverse fused: each
-/// invocation walks a whole band of tile rows (128 steps in the presets), so a small
-/// 2-D field leaves the GPU idle (H200, 512x512: 2.7 GB/s against 12 GB/s staged;
-/// 1 GiB: 938 against 117, `docs/results/h200-chain2.log`).
+/// Fewest `chain_decode` invocations for which `auto` runs a 2-D inverse through it:
+/// each invocation walks a whole band of tile rows (128 steps in the presets), so a
+/// small 2-D field leaves the GPU idle (H200, 512x512: 2.7 GB/s against 12 GB/s staged;
+/// 1 GiB: 938 against 117, `docs/results/h200-chain2.log`). Below it `auto` takes the
+/// line-parallel `chain_scan` (H200, 2048x2048: 324 / 269 GB/s through CUDA and
+/// 264 / 203 through Vulkan against the staged inverse's 229 / 202 and 180 / 157;
+/// 512x512 within -7% .. +12% of it, `docs/results/h200-r16a.log`), or stages where
+/// that is switched off.
 pub const DECODE_MIN_INVOCATIONS: u64 = 4096;
 
 /// Why `auto` stages a fusable inverse for speed (None: fuse).
 pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
     let lp = l.params(dims).ok()?;
-    let form = inverse_kernels(b, &lp);
+    let form = inverse_kernels(b, &lp, true);
     if form == "chain_decode" {
         // (1-D invocations do one step each: no walk to wait for)
         let inv = crate::kernels::chain::decode_invocations(&lp);
@@ -332,14 +336,18 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 }
 
 /// The kernel of a fused inverse: `chain_decode` (one pass, 1-D and 2-D geometries it
-/// takes, unless `FZWGPU_CHAIN_DECODE=off`), else for 2-D/3-D fields `chain_scan`
+/// takes, unless `FZWGPU_CHAIN_DECODE=off`; with `auto`, 2-D only from
+/// [`DECODE_MIN_INVOCATIONS`] invocations), else for 2-D/3-D fields `chain_scan`
 /// (line-parallel: `chain_scan_x`, `lorenzo_scan_axis` along y in 3-D,
-/// `chain_scan_last`; unless `FZWGPU_CHAIN_SCAN=off`), else `chain_unpack`.
-pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams) -> &'static str {
+/// `chain_scan_last`; unless `FZWGPU_CHAIN_SCAN=off`), else `chain_unpack`. `auto`:
+/// the fusion policy is `auto` (`force` keeps `chain_decode` wherever it fits).
+pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> &'static str {
     let fits = crate::kernels::chain::max_extent().is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
-    if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) {
+    let scan = lp.ny * lp.nz > 1 && crate::envcfg::switch("FZWGPU_CHAIN_SCAN").ok().flatten() != Some(false);
+    let small = auto && lp.ny * lp.nz > 1 && crate::kernels::chain::decode_invocations(lp) < DECODE_MIN_INVOCATIONS;
+    if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) && !(small && scan) {
         "chain_decode"
-    } else if lp.ny * lp.nz > 1 && crate::envcfg::switch("FZWGPU_CHAIN_SCAN").ok().flatten() != Some(false) {
+    } else if scan {
         "chain_scan"
     } else {
         "chain_unpack"
@@ -398,7 +406,7 @@ pub fn record_inverse(
     let word_base = word_base as u32;
     let (qzz, bzz, cen) = (q.zigzag_pub() as u32, (b.dtype == DataType::I32) as u32, l.centering as u32);
     let info = r.backend.info();
-    let form = inverse_kernels(b, &lp);
+    let form = inverse_kernels(b, &lp, opts.fusion == super::FusionPolicy::Auto);
     let shared_scan = crate::kernels::chain::needs_workgroup_memory(lp.tx / crate::kernels::chain::ENCODE_LANE, info.subgroups) as u32;
     macro_rules! unpack_params {
         ($t:ident, $f:ty) => {{
@@ -495,7 +503,7 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
         let lp = l.dims.and_then(|d| l.params(d).ok());
         let inverse = match (l.dims, lp, b) {
             (Some(d), Some(lp), Some(b)) => match tile_too_large(l, d).or_else(|| inverse_prefers_staged(l, b)) {
-                None => format!("fused ({}) when the field fits one binding", inverse_kernels(b, &lp)),
+                None => format!("fused ({}) when the field fits one binding", inverse_kernels(b, &lp, true)),
                 Some(why) => format!("staged ({why})"),
             },
             _ => "staged (no Lorenzo dims)".to_string(),
