@@ -2,8 +2,9 @@
 # Assemble .device/ (gitignored) for runs on the H200 through the device tool: the CLI
 # and every test binary of this checkout built with --features cuda (stripped; packed
 # with a 192 MiB xz window, so the test binaries' shared code is stored once), the
-# optional CLI of another commit or of this tree with a patch applied (KIT_B=<rev> or
-# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b), the real fields,
+# optional CLIs of other commits or of this tree with a patch applied (KIT_B=<rev> or
+# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b; KIT_C likewise as
+# fzwgpu-c), the real fields,
 # the Vulkan loader set-up from ../shared/device, and the scripts in scripts/device/.
 # Usage (from the project root): bash scripts/device/kit.sh   (3-6 minutes here)
 # Then call the device tool's run with carry [".device"] and e.g.
@@ -23,20 +24,23 @@ build() { # output suffix
 build ""
 # the host-memory probe (no dependencies)
 rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-probe"
-if [ -n "${KIT_B:-}" ]; then
-  if [ -f "$KIT_B" ]; then
+# another CLI per KIT_B / KIT_C (fzwgpu-b, fzwgpu-c)
+for kv in "b:${KIT_B:-}" "c:${KIT_C:-}"; do
+  suf=${kv%%:*}; what=${kv#*:}
+  [ -n "$what" ] || continue
+  if [ -f "$what" ]; then
     # a patch file (scripts/device/patches/): applied to this tree for one build, then
     # reverted (branches do not survive into a new checkout; patches in the repo do)
-    git apply --check "$KIT_B"
-    git apply "$KIT_B"; trap 'git apply -R "$KIT_B"' EXIT
-    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
-    git apply -R "$KIT_B"; trap - EXIT
+    git apply --check "$what"
+    git apply "$what"; trap 'git apply -R "$what"' EXIT
+    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-$suf"
+    git apply -R "$what"; trap - EXIT
   else
-    cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$KIT_B"
-    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-b"
+    cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$what"
+    cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-$suf"
     git checkout -q "$cur"
   fi
-fi
+done
 strip "$stage"/*
 chmod -R u+w .device 2>/dev/null || true; rm -rf .device && mkdir -p .device
 cp -r ../shared/device/* .device/
