@@ -215,56 +215,22 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
                n4 - shift_in(n4, n3.w), n5 - shift_in(n5, n4.w), n6 - shift_in(n6, n5.w), n7 - shift_in(n7, n6.w));
 }
 
-// 3-D: the rows' x differences of a step, for the invocation one row below (the
-// invocation of row y - 1 at the same unit and plane is `units` invocations earlier)
-var<workgroup> s_row: array<vec4<u32>, 8u * WG>;
-
-fn store_row(e: V32, lid: u32) {
-    s_row[lid] = e.v0;
-    s_row[WG + lid] = e.v1;
-    s_row[2u * WG + lid] = e.v2;
-    s_row[3u * WG + lid] = e.v3;
-    s_row[4u * WG + lid] = e.v4;
-    s_row[5u * WG + lid] = e.v5;
-    s_row[6u * WG + lid] = e.v6;
-    s_row[7u * WG + lid] = e.v7;
-}
-
-fn load_row(at: u32) -> V32 {
-    return V32(s_row[at], s_row[WG + at], s_row[2u * WG + at], s_row[3u * WG + at], s_row[4u * WG + at], s_row[5u * WG + at],
-               s_row[6u * WG + at], s_row[7u * WG + at]);
-}
-
-// The walked quantity of a row (`on`; zero otherwise): the x difference (1-D, 2-D), or
-// in 3-D the 2-D Lorenzo of the plane (x difference of row y minus that of row y - 1
-// inside the tile). Leaves q_bad = the outlier bits of the 32 values at i. In 3-D with
-// `share` (uniform) the row above comes from the invocation that computed it in this
-// step, where that one is in the workgroup (lid >= units), instead of being quantized
-// a second time; so every invocation of the workgroup calls this in every pass (its
-// barriers). One call site of row_d, in a loop of two rows, so the kernel holds a
-// single copy of the 32 quantizations.
-fn plane_d(i: u32, x: u32, y: u32, mu: u32, on: bool, share: bool, lid: u32, units: u32) -> V32 {
+// The walked quantity of a row: the x difference (1-D, 2-D), or in 3-D the 2-D Lorenzo
+// of the plane (x difference of row y minus that of row y - 1 inside the tile).
+// Leaves q_bad = the outlier bits of the 32 values at i.
+// One call site of row_d, in a loop of one or two rows, so the kernel holds a single
+// copy of the 32 quantizations.
+fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
     var d = v32_zero();
     var bad = 0u;
-    let above = on && P.nz > 1u && y % P.ty != 0u;
-    let up_in = share && lid >= units;
-    for (var r = 0u; r < 2u; r++) {
-        if (select(above && !up_in, on, r == 0u)) {
-            let e = row_d(i - r * P.nx, x, mu);
-            if (r == 0u) {
-                d = e;
-                bad = q_bad;
-            } else {
-                d = v32_sub(d, e);
-            }
-        }
-        if (r == 0u && share) {
-            store_row(d, lid);
-            workgroupBarrier();
-            if (above && up_in) {
-                d = v32_sub(d, load_row(lid - units));
-            }
-            workgroupBarrier();
+    let rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
+    for (var r = 0u; r < rows; r++) {
+        let e = row_d(i - r * P.nx, x, mu);
+        if (r == 0u) {
+            d = e;
+            bad = q_bad;
+        } else {
+            d = v32_sub(d, e);
         }
     }
     q_bad = bad;
@@ -404,8 +370,6 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     if (P.nz == 1u) {
         py = y - 1u;
     }
-    // 3-D: rows above shared through workgroup memory where a workgroup holds some
-    let share = P.nz > 1u && units < WG;
     for (var ps = 0u; ps <= P.walk; ps++) {
         let first = ps == 0u;
         let st = ps - 1u;
@@ -413,9 +377,9 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         let on = select(live && st < steps, live && lead != 0u, first);
         var r = v32_zero();
         var bad = 0u;
-        let p = plane_d(i, x, select(y, py, first), mu, on, share, lid, units);
         if (on) {
             // (pass 0: prev is still zero and r goes unused)
+            let p = plane_d(i, x, select(y, py, first), mu);
             bad = q_bad;
             r = v32_packed(v32_sub(p, prev));
             prev = p;
