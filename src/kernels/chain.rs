@@ -125,3 +125,30 @@ pub const MIN_SUBGROUP: u32 = 8;
 pub fn needs_workgroup_memory(lanes: u32, subgroups: bool) -> bool {
     !subgroups || lanes > MIN_SUBGROUP
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lp(nx: u32, ny: u32, nz: u32) -> LorenzoParams {
+        LorenzoParams { nx, ny, nz, ..Default::default() }
+    }
+
+    /// One-plane walks only where a step's invocations would split a block: 2-D rows,
+    /// 3-D planes (not rows) that are not whole blocks; never in 1-D.
+    #[test]
+    fn walk_one_where_a_step_splits_a_block() {
+        assert!(!encode_walk_one(128, &lp(5003, 1, 1)));
+        assert!(!encode_walk_one(128, &lp(256, 131, 1)));
+        assert!(encode_walk_one(128, &lp(288, 140, 1)));
+        // CESM TS: 288-value rows, 288 x 192 planes of 432 blocks of 128
+        assert!(!encode_walk_one(128, &lp(288, 192, 10)));
+        assert!(!encode_walk_one(128, &lp(288, 8, 12)));
+        assert!(encode_walk_one(128, &lp(288, 19, 5)));
+        assert!(encode_walk_one(64, &lp(96, 5, 9)));
+        // a plane of one row: as 2-D
+        assert!(encode_walk_one(128, &lp(288, 1, 7)));
+        // products past u32
+        assert!(!encode_walk_one(2048, &lp(1 << 20, 1 << 14, 2)));
+    }
+}
