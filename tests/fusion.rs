@@ -174,6 +174,36 @@ fn chain_encode_equals_staged() {
     }
 }
 
+/// A 3-D field of CESM's 288-value rows, large enough for `auto` to walk several planes
+/// (szp_composed's blocks of 128 straddle rows but not planes): the note says the walk,
+/// the archive equals the staged one and both inverses give the same field in bound.
+#[test]
+fn chain_encode_walks_3d_straddling_rows() {
+    let (nx, ny, nz) = (288usize, 192usize, 160usize);
+    let v: Vec<f32> = (0..nx * ny * nz)
+        .map(|i| {
+            let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx * ny));
+            match i % 100_003 {
+                7 => f32::NAN,
+                11 => 3e30,
+                _ => ((x as f32 * 0.03).sin() + (y as f32 * 0.05).cos()) * 20.0 + z as f32 * 0.01,
+            }
+        })
+        .collect();
+    let f = Field::from_f32(Dims::new(nx as u64, ny as u64, nz as u64).unwrap(), &v).unwrap();
+    for (name, be) in backends() {
+        let fused = run("szp_composed", &f, FusionPolicy::Auto, be.as_ref()).unwrap();
+        let walk = fused.report.notes.iter().find_map(|(_, n)| n.strip_prefix("chain_encode_walk=")).map(|w| w.parse::<u32>().unwrap());
+        assert!(walk.is_some_and(|w| w > 1), "{name}: {:?}", fused.report.notes);
+        let staged = run("szp_composed", &f, FusionPolicy::Off, be.as_ref()).unwrap();
+        assert!(staged.bytes == fused.bytes, "{name}: chain_encode archive differs from staged");
+        let d = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions::default()).unwrap();
+        let ds = fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Off, ..Default::default() }).unwrap();
+        assert!(d.field.bytes == ds.field.bytes, "{name}: fused inverse differs from staged");
+        assert_eq!(check_f32(&v, &f32_from(&d.field.bytes), fused.report.bounds[0].1).1, 0, "{name}");
+    }
+}
+
 /// Adversarial fields through the one-pass kernels (1-D always takes them; 2-D rows of
 /// 128): single values, lengths around one invocation's 32 values and one block,
 /// constant, all-NaN, huge and tiny magnitudes, float64. Same archive as staged, same

@@ -607,13 +607,18 @@ impl Pipeline {
                 });
                 match why {
                     None => {
-                        let ([qo, lo, bo], kernels) = stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
+                        let stages::chain::FusedForward { ports: [qo, lo, bo], kernels, walk } =
+                            stages::chain::record_forward(q, l, b, &mut r, &inputs, &opts)?;
                         let names = format!("{}+{}+{} ({kernels})", qn.name, ln.name, bn.name);
                         values[i] = qo;
                         values[j] = lo;
                         values[k] = bo;
                         fused_nodes.extend([j, k]);
                         notes.push(("pipeline".into(), format!("fused={names}")));
+                        if let Some(walk) = walk {
+                            // rows (2-D) or planes (3-D) each chain_encode invocation walks
+                            notes.push(("pipeline".into(), format!("chain_encode_walk={walk}")));
+                        }
                         continue;
                     }
                     Some(why) if opts.fusion == FusionPolicy::Force => {

@@ -35,8 +35,17 @@ pub fn ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Re
     None
 }
 
-/// Record the fused forward chain; returns the outputs of (quantizer, lorenzo, bitpack)
-/// and the kernels that ran (`chain_encode` or `chain_width+chain_pack`).
+/// What [`record_forward`] recorded.
+pub struct FusedForward {
+    /// The outputs of (quantizer, lorenzo, bitpack).
+    pub ports: [Vec<PortData>; 3],
+    /// The kernels that run: `chain_encode` or `chain_width+chain_pack`.
+    pub kernels: &'static str,
+    /// `chain_encode`'s walk: rows (2-D) or planes (3-D) per invocation (None without it).
+    pub walk: Option<u32>,
+}
+
+/// Record the fused forward chain.
 pub fn record_forward(
     q: &mut QuantizerStage,
     l: &mut LorenzoStage,
@@ -44,7 +53,7 @@ pub fn record_forward(
     r: &mut Recorder,
     inputs: &[PortData],
     opts: &RunOptions,
-) -> Result<([Vec<PortData>; 3], &'static str)> {
+) -> Result<FusedForward> {
     let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("fused chain: no input".into()))?.device("fused chain input")?;
     let f64v = q.f64v_pub();
     let sz = if f64v { 8 } else { 4 };
@@ -139,7 +148,8 @@ pub fn record_forward(
     if l.centering {
         l_out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
     }
-    Ok(([q_out, l_out, vec![PortData::Deferred { parts }]], if plan.is_some() { "chain_encode" } else { "chain_width+chain_pack" }))
+    let kernels = if plan.is_some() { "chain_encode" } else { "chain_width+chain_pack" };
+    Ok(FusedForward { ports: [q_out, l_out, vec![PortData::Deferred { parts }]], kernels, walk: plan.map(|(walk, _)| walk) })
 }
 
 /// Most planes per `chain_encode` walk (`FZWGPU_CHAIN_WALK` overrides; the walk also
