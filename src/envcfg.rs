@@ -78,6 +78,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_CUDA_ARCH", Accepts::Arch, "CUDA architecture for kernel-source --cubin"),
     ("FZWGPU_CUDA_CHECKS", Accepts::Choice(&["on", "clamp", "off"]), "CUDA bounds checks (diagnostic)"),
     ("FZWGPU_CUDA_MINBLOCKS", Accepts::Positive, "CUDA launch bounds (measurements)"),
+    ("FZWGPU_CUDA_LINEINFO", Accepts::Choice(ON_OFF), "NVRTC -lineinfo for source-level profiles (diagnostic)"),
     // read by the test harness, not the library
     ("FZWGPU_TEST_BACKEND", Accepts::Choice(&["wgpu", "cuda"]), "tests: device backend under test"),
     ("FZWGPU_TEST_NATIVE_GPU", Accepts::Any, "tests: also run the native-GPU tests"),

@@ -111,6 +111,33 @@ pub fn arch_from_env() -> String {
     crate::envcfg::get("FZWGPU_CUDA_ARCH").ok().flatten().unwrap_or_else(|| "sm_90".into())
 }
 
+/// NVRTC's options for `arch`: [`extra_options`] after the fixed ones.
+fn nvrtc_options(arch: &str) -> Vec<String> {
+    let mut o: Vec<String> = vec![
+        format!("--gpu-architecture={arch}"),
+        "--fmad=false".into(),
+        "--ftz=false".into(),
+        "--prec-div=true".into(),
+        "--prec-sqrt=true".into(),
+        "-std=c++17".into(),
+        "--diag-suppress=177,550".into(),
+    ];
+    o.extend(extra_options());
+    o
+}
+
+/// Optional NVRTC options: with `FZWGPU_CUDA_LINEINFO=on` (diagnostic) `-lineinfo`, so
+/// Nsight Compute can attribute its source-level counters to lines of the generated
+/// CUDA C (`fzwgpu kernel-source K --cuda` prints that source); the same machine code
+/// otherwise. The kernel cache keys on them.
+fn extra_options() -> Vec<String> {
+    let mut o = Vec::new();
+    if crate::envcfg::switch("FZWGPU_CUDA_LINEINFO").ok().flatten() == Some(true) {
+        o.push("-lineinfo".into());
+    }
+    o
+}
+
 /// [`compile`] of an already generated kernel.
 pub fn compile_source(kernel: Kernel, k: &CudaKernel, arch: &str) -> Result<Vec<u8>> {
     use cudarc::nvrtc::{result as rtc, sys as rsys};
@@ -121,15 +148,7 @@ pub fn compile_source(kernel: Kernel, k: &CudaKernel, arch: &str) -> Result<Vec<
     let src = CString::new(k.source.as_bytes()).map_err(|_| Error::Unsupported("generated source with a NUL byte".into()))?;
     let name = CString::new(format!("{}.cu", kernel.name())).map_err(|_| Error::Unsupported("kernel name".into()))?;
     let prog = rtc::create_program(&src, Some(&name)).map_err(|e| err("create", e))?;
-    let options = [
-        format!("--gpu-architecture={arch}"),
-        "--fmad=false".into(),
-        "--ftz=false".into(),
-        "--prec-div=true".into(),
-        "--prec-sqrt=true".into(),
-        "-std=c++17".into(),
-        "--diag-suppress=177,550".into(),
-    ];
+    let options = nvrtc_options(arch);
     let out = (|| {
         if let Err(e) = unsafe { rtc::compile_program(prog, &options) } {
             let log = unsafe { rtc::get_program_log(prog) }
@@ -187,14 +206,19 @@ fn compile_cached(kernel: Kernel, variant: Variant, code: CudaOptions, arch: &st
     Ok((k, image))
 }
 
-/// The cache file of a generated kernel: keyed by its source, the architecture, the
-/// NVRTC version and the crate version.
+/// The cache file of a generated kernel: keyed by its source, the architecture and
+/// any optional NVRTC options, the NVRTC version and the crate version.
 fn cache_path(kernel: Kernel, k: &CudaKernel, arch: &str) -> std::path::PathBuf {
     use std::hash::{Hash, Hasher};
     let (mut a, mut b) = (0i32, 0i32);
     unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut a, &mut b) };
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (&k.source, arch, a, b, env!("CARGO_PKG_VERSION")).hash(&mut h);
+    // (caches made without optional options keep their keys)
+    let extra = extra_options();
+    if !extra.is_empty() {
+        extra.hash(&mut h);
+    }
     cache_dir().join(format!("cuda-{}-{arch}-{:016x}.cubin", kernel.name(), h.finish()))
 }
 
