@@ -472,6 +472,17 @@ fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
         let (c, _, e) = run(&args);
         assert!(c == 1 && e.contains("not found"), "{args:?}: {c} {e}");
     }
+    // the same values as 1-D (native cuSZp's configuration)
+    let out1 = tmp("bench-fields-1d.jsonl");
+    let _ = std::fs::remove_file(&out1);
+    let mut args = base.to_vec();
+    args.extend(["--data-dir", data.to_str().unwrap(), "--fields", "tiled-1d", "--json", out1.to_str().unwrap()]);
+    let (c, o, e) = run(&args);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("tiled x1 as 1-D"), "{o}");
+    let recs: Vec<serde_json::Value> = std::fs::read_to_string(&out1).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["dims"], "552960");
     let mut args = base.to_vec();
     args.extend(["--fields", "smooth,bogus"]);
     let (c, _, e) = run(&args);

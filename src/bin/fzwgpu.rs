@@ -123,8 +123,9 @@ enum Cmd {
         #[arg(long, default_value = "1G")]
         size: String,
         /// Without --input or --dims: the fields to run, `smooth` (generated), `tiled`
-        /// (CESM TS tiled to --size, as in the cuSZp reference runs; from --data-dir) or
-        /// both. By default both, the tiled one only where its file is found.
+        /// (CESM TS tiled to --size along its slowest axis, 3-D; from --data-dir),
+        /// `tiled-1d` (the same values as a 1-D field, as in native cuSZp's reference
+        /// runs). By default smooth and tiled, the tiled one only where its file is found.
         #[arg(long, value_delimiter = ',')]
         fields: Option<Vec<String>>,
         /// Folder of the real fields for `--fields tiled` (default FZWGPU_DATA_DIR, else
@@ -931,7 +932,7 @@ fn bench_fields(
                 let dims = Dims::new(nx, n / nx, 1)?;
                 out.push((demo_field(dims)?, format!("generated smooth {dims} float32")));
             }
-            "tiled" => {
+            which @ ("tiled" | "tiled-1d") => {
                 let dir = data_dir
                     .clone()
                     .or_else(|| fzwgpu::envcfg::get("FZWGPU_DATA_DIR").ok().flatten().map(PathBuf::from))
@@ -939,15 +940,20 @@ fn bench_fields(
                 let path = dir.join(TILED_FIELD.0);
                 if !path.is_file() {
                     if asked {
-                        return Err(Error::Input(format!("--fields tiled: {} not found (--data-dir)", path.display())));
+                        return Err(Error::Input(format!("--fields {which}: {} not found (--data-dir)", path.display())));
                     }
                     println!("bench: the tiled real field is skipped: {} not found (--data-dir or FZWGPU_DATA_DIR)", path.display());
                     continue;
                 }
-                let f = read_field(&path, &FieldArgs { dims: TILED_FIELD.1.into(), dtype: "f32".into() })?;
-                out.push(tiled(f, size, TILED_FIELD.0)?);
+                let mut f = read_field(&path, &FieldArgs { dims: TILED_FIELD.1.into(), dtype: "f32".into() })?;
+                if which == "tiled-1d" {
+                    // the same values as one line (native cuSZp's reference runs are 1-D)
+                    f = Field::new(f.dtype, Dims::d1(f.dims.len())?, f.bytes)?;
+                }
+                let (f, what) = tiled(f, size, TILED_FIELD.0)?;
+                out.push((f, if which == "tiled-1d" { format!("{what} as 1-D") } else { what }));
             }
-            other => return Err(Error::Config(format!("--fields: '{other}' (smooth or tiled)"))),
+            other => return Err(Error::Config(format!("--fields: '{other}' (smooth, tiled or tiled-1d)"))),
         }
     }
     if out.is_empty() {
