@@ -12,6 +12,7 @@
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
 @group(0) @binding(3) var<storage, read> payload_u: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
+#include "common/block_width.wgsl"
 
 const WG: u32 = 128u;
 const CODES: u32 = 4u;
@@ -28,7 +29,7 @@ fn bitpack_unpack(@builtin(local_invocation_index) lid: u32,
             return;
         }
         let b = e / P.block_size;
-        let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+        let w = block_width(b);
         out[e] = from_unsigned(extract_code(P.word_base + offsets[b], e - b * P.block_size, w));
     }
 }

@@ -27,6 +27,7 @@
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
 @group(0) @binding(3) var<storage, read> payload_u: array<u32>;
 @group(0) @binding(4) var<storage, read> means: array<u32>;
+#include "common/block_width.wgsl"
 #ifdef F64
 @group(0) @binding(5) var<storage, read_write> out: array<f64>;
 #else
@@ -69,7 +70,7 @@ fn unzz4(v: vec4<u32>) -> vec4<u32> {
 // The 32 residuals of the values from index i (0 past the end of a w = 0 block).
 fn residuals32(i: u32) -> V32 {
     let b = i / P.block_size;
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    let w = block_width(b);
     if (w == 0u) {
         return v32_zero();
     }

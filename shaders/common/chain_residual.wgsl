@@ -5,6 +5,8 @@
 // values i .. i + count - 1 (count 1..4) in a vec4 (the rest 0), looking up the block's
 // width and offset once when the run lies in one block, so the payload loads of the
 // four codes are independent of each other.
+#include "common/block_width.wgsl"
+
 fn unzigzag_residual(u: u32) -> u32 {
     if (P.bzigzag == 1u) {
         return bitcast<u32>(bitcast<i32>(u >> 1u) ^ (-bitcast<i32>(u & 1u)));
@@ -14,7 +16,7 @@ fn unzigzag_residual(u: u32) -> u32 {
 
 fn residual_at(i: u32) -> u32 {
     let b = i / P.block_size;
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    let w = block_width(b);
     return unzigzag_residual(extract_code(P.word_base + offsets[b], i - b * P.block_size, w));
 }
 
@@ -28,7 +30,7 @@ fn residuals4_at(i: u32, count: u32) -> vec4<u32> {
         }
         return r;
     }
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    let w = block_width(b);
     let start = P.word_base + offsets[b];
     var r = vec4<u32>(unzigzag_residual(extract_code(start, j, w)), 0u, 0u, 0u);
     if (count > 1u) {

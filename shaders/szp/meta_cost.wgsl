@@ -7,6 +7,7 @@
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> block_meta: array<u32>;
 @group(0) @binding(2) var<storage, read_write> cost: array<u32>;
+#include "common/block_width.wgsl"
 
 const WG: u32 = 256u;
 
@@ -18,6 +19,6 @@ fn szp_meta_cost(@builtin(local_invocation_index) lid: u32,
     if (b >= P.nblocks) {
         return;
     }
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    let w = block_width(b);
     cost[b] = szp_cost(w, block_len(b));
 }

@@ -12,6 +12,7 @@
 @group(0) @binding(3) var<storage, read> payload_u: array<u32>;
 @group(0) @binding(4) var<storage, read> payload_v: array<OT>;
 @group(0) @binding(5) var<storage, read_write> out: array<OT>;
+#include "common/block_width.wgsl"
 
 #include "common/szx_math.wgsl"
 #include "common/bitpack_extract.wgsl"
@@ -33,7 +34,7 @@ fn szp_unpack(@builtin(local_invocation_index) lid: u32,
     }
     let start = b * P.block_size;
     let len = block_len(b);
-    let w = (block_meta[b >> 2u] >> (8u * (b & 3u))) & 0xffu;
+    let w = block_width(b);
     let off = P.word_base + offsets[b];
     if (w == RAW_WIDTH) {
         for (var i = lid; i < len; i += WG) {
