@@ -302,16 +302,22 @@ pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<Stri
 /// that is switched off.
 pub const DECODE_MIN_INVOCATIONS: u64 = 4096;
 
+/// A 2-D/3-D field with fewer than [`DECODE_MIN_INVOCATIONS`] `chain_decode`
+/// invocations (1-D invocations do one step each: no walk to wait for).
+fn decode_too_small(lp: &LorenzoParams) -> bool {
+    lp.ny * lp.nz > 1 && crate::kernels::chain::decode_invocations(lp) < DECODE_MIN_INVOCATIONS
+}
+
 /// Why `auto` stages a fusable inverse for speed (None: fuse).
 pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
     let lp = l.params(dims).ok()?;
     let form = inverse_kernels(b, &lp, true);
     if form == "chain_decode" {
-        // (1-D invocations do one step each: no walk to wait for)
-        let inv = crate::kernels::chain::decode_invocations(&lp);
-        return (dims.rank() > 1 && inv < DECODE_MIN_INVOCATIONS)
-            .then(|| format!("{inv} chain_decode invocations: the staged inverse has more parallelism"));
+        // (here only with chain_scan switched off)
+        return decode_too_small(&lp).then(|| {
+            format!("{} chain_decode invocations: the staged inverse has more parallelism", crate::kernels::chain::decode_invocations(&lp))
+        });
     }
     if dims.rank() < 2 || form == "chain_scan" {
         // (chain_scan parallelizes over lines like the staged inverse, in fewer passes)
@@ -354,7 +360,7 @@ pub fn inverse_ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage
 pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> &'static str {
     let fits = crate::kernels::chain::max_extent().is_ok_and(|max| crate::kernels::chain::decode_unfit(b.block_size, lp, max).is_none());
     let scan = lp.ny * lp.nz > 1 && crate::envcfg::switch("FZWGPU_CHAIN_SCAN").ok().flatten() != Some(false);
-    let small = auto && lp.ny * lp.nz > 1 && crate::kernels::chain::decode_invocations(lp) < DECODE_MIN_INVOCATIONS;
+    let small = auto && decode_too_small(lp);
     if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) && !(small && scan) {
         "chain_decode"
     } else if scan {
