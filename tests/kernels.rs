@@ -1088,6 +1088,18 @@ fn chain_encode_and_compact_match_twins() {
         (288, 7, 1, 32, 128, 1),
         (96, 5, 9, 32, 64, 1),
         (160, 3, 1, 32, 2048, 1),
+        // flat units (rows or tiles that are not whole units of 32): units straddle
+        // rows, tiles and planes; tiles wider than rows, tiles of 8, rows of 8 (four
+        // rows per unit), ragged 1-D tiles
+        (100, 37, 1, 128, 128, 1),
+        (61, 45, 1, 16, 32, 1),
+        (49, 37, 24, 128, 128, 1),
+        (33, 20, 19, 8, 32, 1),
+        (91, 13, 9, 128, 32, 1),
+        (8, 8, 40, 128, 64, 1),
+        (999, 5, 1, 128, 256, 1),
+        (96, 30, 1, 48, 64, 1),
+        (5003, 1, 1, 100, 128, 1),
     ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f64> = (0..n)

@@ -13,13 +13,18 @@
 // tile heads, and the Quantizer's outlier mask (bit j of word i / 32 for value i) and
 // outlier counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
-// staged stages' values (tests/fusion.rs). Preconditions (the host checks them, else
-// it runs chain_width / chain_pack): block_size a power of two in [32, 32 * WG]; tx a
-// multiple of 32; in 2-D/3-D, nx a multiple of 32 and, unless P.walk = 1, nx (2-D)
-// or nx * ny (3-D) a multiple of block_size (with P.walk = 1 a block may straddle
-// rows: invocations then go in the field's order; a 3-D step covers whole planes, so
-// there blocks may straddle rows at any walk); P.walk divides ty (2-D) or tz (3-D);
-// base = 0 (the whole field in one dispatch).
+// staged stages' values (tests/fusion.rs). Where tx, or in 2-D/3-D nx, is not a
+// multiple of 32, the invocations hold flat units instead (f_flat: the field's values
+// 32 g .. 32 g + 31 across rows, tiles and planes, each neighbour term taken per value
+// through masks, tile heads where a value has no neighbour in its tile; one plane, so
+// values are quantized twice in 2-D and four times in 3-D). Preconditions (the host
+// checks them, else it runs chain_width / chain_pack): block_size a power of two in
+// [32, 32 * WG]; unless P.walk = 1, no flat units and nx (2-D) or nx * ny (3-D) a
+// multiple of block_size (with P.walk = 1 a block may straddle rows: invocations then
+// go in the field's order; a 3-D step covers whole planes, so there blocks may
+// straddle rows at any walk); P.walk divides ty (2-D) or tz (3-D); base = 0 (the whole
+// field in one dispatch); n below 2^31 (rows above the field's first wrap to indices
+// past n).
 //
 // Bounds: the kernel keeps every access to its storage bindings inside them itself.
 // Once per invocation it tests that the data, width, cost, slot and outlier windows
@@ -114,7 +119,7 @@ fn codes4(i: u32) -> vec4<u32> {
     var x1 = 0.0lf;
     var x2 = 0.0lf;
     var x3 = 0.0lf;
-    if (i + 4u <= P.n && (i & 1u) == 0u) {
+    if (i < P.n && i + 4u <= P.n && (i & 1u) == 0u) {
         let a = data4[i / 2u];
         let b = data4[i / 2u + 1u];
         lo = vec4<u32>(a.x, a.z, b.x, b.z);
@@ -149,7 +154,7 @@ fn codes4(i: u32) -> vec4<u32> {
                       cq(quantize_bits(x2, lo.z, hi.z), 2u, i + 2u < P.n), cq(quantize_bits(x3, lo.w, hi.w), 3u, i + 3u < P.n));
 #else
     var w = vec4<u32>(0u);
-    if (i + 4u <= P.n && (i & 3u) == 0u) {
+    if (i < P.n && i + 4u <= P.n && (i & 3u) == 0u) {
         w = data4[i / 4u];
     } else {
         if (i < P.n) {
@@ -166,7 +171,7 @@ fn codes4(i: u32) -> vec4<u32> {
         }
     }
     let x = bitcast<vec4<f32>>(w);
-    if (i + 4u <= P.n) {
+    if (i < P.n && i + 4u <= P.n) {
         // flush-free fast path: four values that are finite with |x| >= q_tn or zero
         // take quantize_bits' first candidate as one vector, kept when all four are
         // inside the code limit and reconstruct strictly within eb (no outliers then)
@@ -192,13 +197,75 @@ fn shift_in(v: vec4<u32>, p: u32) -> vec4<u32> {
     return vec4<u32>(p, v.x, v.y, v.z);
 }
 
+// Flat units (see the entry point): per-lane masks of the invocation's 32 values, bit j
+// for value i + j. f_xm: its left neighbour is in its tile (x % tx != 0); f_ym: the row
+// above is (y % ty != 0); f_zm: the plane above is (z % tz != 0). Values past P.n keep
+// their bits set. In other units f_flat is false and the masks are unused.
+var<private> f_flat: bool;
+var<private> f_xm: u32;
+var<private> f_ym: u32;
+var<private> f_zm: u32;
+
+// Sets the masks of the 32 values from index i, one step per run of values inside one
+// row and one tile column (at most 32 steps; one to three for rows of 32 or more).
+fn flat_masks(i: u32) {
+    f_xm = 0xffffffffu;
+    f_ym = 0xffffffffu;
+    f_zm = 0xffffffffu;
+    var x = i % P.nx;
+    let row = i / P.nx;
+    var y = row % P.ny;
+    var z = row / P.ny;
+    var j = 0u;
+    while (j < LANE && i + j < P.n) {
+        let len = min(min(P.tx - x % P.tx, P.nx - x), LANE - j);
+        let run = (0xffffffffu >> (32u - len)) << j;
+        if (x % P.tx == 0u) {
+            f_xm = f_xm & ~(1u << j);
+        }
+        if (y % P.ty == 0u) {
+            f_ym = f_ym & ~run;
+        }
+        if (z % P.tz == 0u) {
+            f_zm = f_zm & ~run;
+        }
+        j += len;
+        x += len;
+        if (x == P.nx) {
+            x = 0u;
+            y += 1u;
+            if (y == P.ny) {
+                y = 0u;
+                z += 1u;
+            }
+        }
+    }
+}
+
+// the components whose bit (of the low four of m) is set, others 0
+fn keep4(v: vec4<u32>, m: u32) -> vec4<u32> {
+    return select(vec4<u32>(0u), v, (vec4<u32>(m) & vec4<u32>(1u, 2u, 4u, 8u)) != vec4<u32>(0u));
+}
+
+fn v32_keep(a: V32, m: u32) -> V32 {
+    return V32(keep4(a.v0, m), keep4(a.v1, m >> 4u), keep4(a.v2, m >> 8u), keep4(a.v3, m >> 12u), keep4(a.v4, m >> 16u),
+               keep4(a.v5, m >> 20u), keep4(a.v6, m >> 24u), keep4(a.v7, m >> 28u));
+}
+
 // nb(x) - nb(x - 1) of the 32 values from index i (x: the first one's column), where
-// nb = code - mu inside the tile and 0 outside it (wrapping arithmetic).
+// nb = code - mu inside the tile and 0 outside it (wrapping arithmetic). Flat units
+// (mu = 0): per value, nb(x - 1) is taken where f_xm says the left neighbour is in the
+// tile; i may be a wrapped negative index (a row above the field's first rows: those
+// values' terms are masked off by the caller, and nothing outside the field is read).
 // Sets q_bad to the 32 values' outlier bits.
 fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     let m = vec4<u32>(mu);
     var left = 0u;
-    if (x % P.tx != 0u) {
+    var inside = x % P.tx != 0u;
+    if (f_flat) {
+        inside = (f_xm & 1u) != 0u && i - 1u < P.n;
+    }
+    if (inside) {
         left = code_at(i - 1u) - mu;
     }
     q_bad = 0u;
@@ -211,6 +278,11 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     let n5 = codes4(i + 20u) - m;
     let n6 = codes4(i + 24u) - m;
     let n7 = codes4(i + 28u) - m;
+    if (f_flat) {
+        let s = V32(shift_in(n0, left), shift_in(n1, n0.w), shift_in(n2, n1.w), shift_in(n3, n2.w), shift_in(n4, n3.w),
+                    shift_in(n5, n4.w), shift_in(n6, n5.w), shift_in(n7, n6.w));
+        return v32_sub(V32(n0, n1, n2, n3, n4, n5, n6, n7), v32_keep(s, f_xm));
+    }
     return V32(n0 - shift_in(n0, left), n1 - shift_in(n1, n0.w), n2 - shift_in(n2, n1.w), n3 - shift_in(n3, n2.w),
                n4 - shift_in(n4, n3.w), n5 - shift_in(n5, n4.w), n6 - shift_in(n6, n5.w), n7 - shift_in(n7, n6.w));
 }
@@ -223,13 +295,19 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
 fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
     var d = v32_zero();
     var bad = 0u;
-    let rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
+    var rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
+    if (f_flat) {
+        rows = select(1u, 2u, P.nz > 1u && f_ym != 0u);
+    }
     for (var r = 0u; r < rows; r++) {
-        let e = row_d(i - r * P.nx, x, mu);
+        var e = row_d(i - r * P.nx, x, mu);
         if (r == 0u) {
             d = e;
             bad = q_bad;
         } else {
+            if (f_flat) {
+                e = v32_keep(e, f_ym);
+            }
             d = v32_sub(d, e);
         }
     }
@@ -321,7 +399,14 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     // plane (then invocation order is the field's order: k is the row)
     q_tn = nf_threshold();
     let lanes = P.block_size / LANE;
-    let units = (P.nx + LANE - 1u) / LANE;
+    // flat units where a row's or a tile's 32-value units would not be aligned:
+    // invocation g holds values 32 g .. 32 g + 31 of the field wherever they lie (across
+    // rows and tiles), walks one plane, and takes each neighbour term per value through
+    // the masks of flat_masks; its tile heads are the values with no neighbour in the
+    // tile (all three masks clear)
+    f_flat = P.tx % LANE != 0u || ((P.ny > 1u || P.nz > 1u) && P.nx % LANE != 0u);
+    let limit = select(P.nx, P.n, f_flat);
+    let units = (limit + LANE - 1u) / LANE;
     let g = wg_linear(wid, nwg) * WG + lid;
     let u = g % units;
     let k = g / units;
@@ -354,10 +439,18 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
         && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && (P.n + 31u) / 32u * 32u <= arrayLength(&slots)
         && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask);
-    let live = x < P.nx && k < walks && fits;
+    let live = x < limit && k < select(walks, 1u, f_flat) && fits;
     let i0 = (z * P.ny + y) * P.nx + x;
+    // flat: the lead mask (values with a plane before theirs in the tile) and the heads
+    var lm = 0u;
+    var heads = 0u;
+    if (f_flat && live) {
+        flat_masks(i0);
+        lm = select(f_ym, f_zm, P.nz > 1u);
+        heads = ~(f_xm | f_ym | f_zm);
+    }
     var mu = 0u;
-    if (P.centering == 1u && live) {
+    if (P.centering == 1u && live && !f_flat) {
         mu = code_at(((z - z % P.tz) * P.ny + (y - y % P.ty)) * P.nx + (x - x % P.tx));
     }
     // Pass 0 computes the walked quantity of the plane before the first (0 at a tile's
@@ -374,14 +467,22 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         let first = ps == 0u;
         let st = ps - 1u;
         let i = select(i0 + st * stride, i0 - stride, first);
-        let on = select(live && st < steps, live && lead != 0u, first);
+        let on = select(live && st < steps, live && select(lead != 0u, lm != 0u, f_flat), first);
         var r = v32_zero();
         var bad = 0u;
         if (on) {
             // (pass 0: prev is still zero and r goes unused)
-            let p = plane_d(i, x, select(y, py, first), mu);
+            var p = plane_d(i, x, select(y, py, first), mu);
+            if (f_flat && first) {
+                p = v32_keep(p, lm);
+            }
             bad = q_bad;
-            r = v32_packed(v32_sub(p, prev));
+            r = v32_sub(p, prev);
+            if (f_flat && P.centering == 1u) {
+                // a head's residual is its code minus itself
+                r = v32_keep(r, ~heads);
+            }
+            r = v32_packed(r);
             prev = p;
             if (i + LANE > P.n) {
                 r = v32_tail(r, i);
@@ -421,7 +522,18 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 widths[b] = w;
                 cost[b] = block_words(w, block_len(b));
             }
-            if (P.centering == 1u && x % P.tx == 0u) {
+            if (P.centering == 1u && f_flat) {
+                var h = heads;
+                while (h != 0u) {
+                    let j = i + firstTrailingBit(h);
+                    h = h & (h - 1u);
+                    let row = j / P.nx;
+                    let ti = tile_index(j % P.nx, row % P.ny, row / P.ny);
+                    if (ti < arrayLength(&means)) {
+                        means[ti] = code_at(j);
+                    }
+                }
+            } else if (P.centering == 1u && x % P.tx == 0u) {
                 var cy = y;
                 var cz = z;
                 if (P.nz > 1u) {

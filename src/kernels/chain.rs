@@ -8,14 +8,27 @@ use crate::kernels::params::LorenzoParams;
 /// Values per invocation of `chain_encode` (32 codes of w bits are w whole words).
 pub const ENCODE_LANE: u32 = 32;
 
-/// Whether `chain_encode` takes this geometry (block size, Lorenzo tiles and dims; the
-/// preconditions at the top of shaders/chain/encode.wgsl), or why not.
+/// Whether `chain_encode` takes this geometry (the preconditions at the top of
+/// shaders/chain/encode.wgsl: a block size; any dims and tiles), or why not.
 /// `max`: [`max_extent`].
-pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<String> {
+pub fn encode_unfit(block_size: u32, _l: &LorenzoParams, max: u32) -> Option<String> {
     let bs = block_size;
     if !bs.is_power_of_two() || bs < ENCODE_LANE || bs > max {
         return Some(format!("block size {bs} is not a power of two in [{ENCODE_LANE}, {max}]"));
     }
+    None
+}
+
+/// Whether `chain_encode`'s invocations hold flat units (32 consecutive values of the
+/// field wherever they lie, walking one plane; `f_flat` in shaders/chain/encode.wgsl):
+/// tiles, or in 2-D/3-D rows, that are not whole units of 32.
+pub fn encode_flat(l: &LorenzoParams) -> bool {
+    !l.tx.is_multiple_of(ENCODE_LANE) || (l.ny > 1 || l.nz > 1) && !l.nx.is_multiple_of(ENCODE_LANE)
+}
+
+/// Why `chain_decode` cannot take rows or tiles of this width (its units are a row's
+/// 32 values), or None.
+fn rows_unfit(l: &LorenzoParams) -> Option<String> {
     if !l.tx.is_multiple_of(ENCODE_LANE) {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
     }
@@ -34,7 +47,9 @@ pub fn encode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
 /// whole blocks: CESM's 288-value rows with `szp_composed`'s blocks of 128 walk.
 pub fn encode_walk_one(block_size: u32, l: &LorenzoParams) -> bool {
     let bs = block_size as u64;
-    if l.nz > 1 {
+    if encode_flat(l) {
+        true
+    } else if l.nz > 1 {
         !(l.nx as u64 * l.ny as u64).is_multiple_of(bs)
     } else {
         l.ny > 1 && !l.nx.is_multiple_of(block_size)
@@ -58,10 +73,16 @@ pub fn encode_walks(l: &LorenzoParams, walk: u32) -> u64 {
     }
 }
 
-/// Workgroups of a `chain_encode` dispatch (one invocation per row unit and walk).
+/// Workgroups of a `chain_encode` dispatch (one invocation per row unit and walk, or
+/// per flat unit).
 pub fn encode_groups(l: &LorenzoParams, walk: u32) -> Result<u64> {
     let wg = super::workgroup_size(super::Kernel::ChainEncode)? as u64;
-    Ok((row_units(l.nx, 1) * encode_walks(l, walk)).div_ceil(wg))
+    let invocations = if encode_flat(l) {
+        (l.nx as u64 * l.ny as u64 * l.nz as u64).div_ceil(ENCODE_LANE as u64)
+    } else {
+        row_units(l.nx, 1) * encode_walks(l, walk)
+    };
+    Ok(invocations.div_ceil(wg))
 }
 
 /// Invocations of a `chain_decode` dispatch (one per row unit and band of tile rows).
@@ -75,7 +96,7 @@ pub fn decode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if l.nz > 1 {
         return Some("3-D fields decode with chain_unpack".into());
     }
-    if let Some(why) = encode_unfit(block_size, l, max) {
+    if let Some(why) = encode_unfit(block_size, l, max).or_else(|| rows_unfit(l)) {
         return Some(why);
     }
     if !max.is_multiple_of(l.tx) {
@@ -150,5 +171,23 @@ mod tests {
         assert!(encode_walk_one(128, &lp(288, 1, 7)));
         // products past u32
         assert!(!encode_walk_one(2048, &lp(1 << 20, 1 << 14, 2)));
+        // flat units (rows, or tiles, not whole units of 32) walk one plane
+        assert!(encode_walk_one(128, &lp(1000, 37, 1)));
+        assert!(encode_walk_one(32, &lp(91, 91, 91)));
+    }
+
+    /// Flat units where a row's or a tile's units would not start at multiples of 32;
+    /// 1-D rows are the field (any length), and flat groups cover every value once.
+    #[test]
+    fn flat_units_where_rows_or_tiles_are_ragged() {
+        let t = |nx, ny, nz, tx| LorenzoParams { nx, ny, nz, tx, ty: 1, tz: 1, ..Default::default() };
+        assert!(!encode_flat(&t(5003, 1, 1, 128)));
+        assert!(encode_flat(&t(5003, 1, 1, 100)));
+        assert!(!encode_flat(&t(288, 192, 10, 128)));
+        assert!(encode_flat(&t(1000, 37, 1, 128)));
+        assert!(encode_flat(&t(49, 37, 240, 128)));
+        assert!(encode_flat(&t(256, 4, 1, 48)));
+        let wg = super::super::workgroup_size(super::super::Kernel::ChainEncode).unwrap() as u64;
+        assert_eq!(encode_groups(&t(1000, 37, 1, 128), 1).unwrap(), 37_000u64.div_ceil(32).div_ceil(wg));
     }
 }

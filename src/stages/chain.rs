@@ -179,6 +179,10 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
     if 4 * n.next_multiple_of(b.block_size as u64) > r.backend.info().max_binding_bytes {
         return Ok(None);
     }
+    // flat units index the rows above the field's first ones as wrapped negatives
+    if crate::kernels::chain::encode_flat(lp) && n >= 1 << 31 {
+        return Ok(None);
+    }
     // planes walked: rows (2-D) or planes at a fixed row (3-D); 1-D walks nothing
     let (t, planes) = if lp.nz > 1 {
         (lp.tz, lp.ny as u64 * lp.nz as u64)
@@ -279,9 +283,11 @@ pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
 
 /// Why `auto` stages a fusable forward chain for speed (None: fuse). Measured (H200,
 /// 1 GiB, `docs/results/h200-chain.log`): the one-pass `chain_encode` runs 4-8x faster
-/// than the staged kernels, centered or not; the two-pass `chain_width`/`chain_pack`
-/// (geometries chain_encode does not take) is as fast as staged without centering in
-/// 1-D and slower in 2-D (12%) and 3-D (35-50%); with centering it wins (1.3-1.9x).
+/// than the staged kernels, centered or not (with flat units, rows not whole units of
+/// 32, lavapipe 8190x2048: 1.7x / 4.4x, PERFORMANCE.md round 17); the two-pass
+/// `chain_width`/`chain_pack` (bitpack blocks chain_encode does not take) is as fast as
+/// staged without centering in 1-D and slower in 2-D (12%) and 3-D (35-50%); with
+/// centering it wins (1.3-1.9x).
 pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
     let max = crate::kernels::chain::max_extent().ok()?;

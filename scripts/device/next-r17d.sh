@@ -1,0 +1,34 @@
+#!/bin/bash
+# Round 17, call 4. Kit: KIT_B=b8c3b97 bash scripts/device/kit.sh
+#   main    chain_encode's flat units: rows (or tiles) that are not whole units of 32
+#           compress in one pass (each value quantized twice in 2-D, four times in 3-D)
+#   before  fzwgpu-b (b8c3b97): those rows took chain_width + chain_pack (centered) or
+#           the staged kernels (uncentered, auto)
+#  1. kernels, fusion and adversarial_szp tests through both backends;
+#  2. both chain presets, main against before, through CUDA and Vulkan: 2-D 8190x32768
+#     and 3-D 1000x1000x268 (flat, ~1 GiB), and as controls of the aligned path the 2-D
+#     8192x32768 and the tiled CESM TS field (288-wide rows);
+#  3. validation of main's chain presets (every real field; half of them are flat).
+source .device/setup.sh
+for be in cuda wgpu; do
+  for b in kernels fusion adversarial_szp; do
+    left 120 || break
+    s=$(date +%s)
+    r=$(FZWGPU_TEST_BACKEND=$be timeout 100 /tmp/ct/$b --test-threads 8 2>&1)
+    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+    echo "$r" | grep -E "FAILED|panicked" | head -5
+  done
+done
+ab() { # label backend field-args field-label binary
+  left 400 || return 0
+  timeout 80 $5 bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r17d-$1-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "compress", $3, "decompress", $8}'
+}
+for be in cuda wgpu; do
+  for f in "--dims 8190x32768|2d-8190" "--dims 1000x1000x268|3d-1000" "--dims 8192x32768|2d-8192" "--size 256M --fields tiled|tiled"; do
+    ab main $be "${f%|*}" "${f#*|}" /tmp/ct/fzwgpu
+    ab before $be "${f%|*}" "${f#*|}" /tmp/ct/fzwgpu-b
+  done
+done
+VAL_LEFT=520 val r17d /tmp/ct/fzwgpu "szp_composed szp_centered" 80
+echo "total $(( $(date +%s) - T0 )) s"
+save_cache
