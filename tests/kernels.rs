@@ -1169,7 +1169,7 @@ fn chain_encode_and_compact_match_twins() {
                 );
                 let out = twin_check(
                     &what,
-                    Kernel::ChainEncode,
+                    if fzwgpu::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode },
                     f64v,
                     &pb,
                     &[

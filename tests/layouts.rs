@@ -62,7 +62,7 @@ fn params_layouts_match_wgsl() {
         check(k, false, SzpParams32::FIELDS, std::mem::size_of::<SzpParams32>());
         check(k, true, SzpParams64::FIELDS, std::mem::size_of::<SzpParams64>());
     }
-    for k in [Kernel::ChainWidth, Kernel::ChainPack, Kernel::ChainEncode] {
+    for k in [Kernel::ChainWidth, Kernel::ChainPack, Kernel::ChainEncode, Kernel::ChainEncodeFlat] {
         check(k, false, ChainParams32::FIELDS, std::mem::size_of::<ChainParams32>());
         check(k, true, ChainParams64::FIELDS, std::mem::size_of::<ChainParams64>());
     }
@@ -79,7 +79,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
     // every kernel's params are covered above
-    let covered = 3 + 2 + 4 + 1 + 4 + 5 + 3 + 4 + 3 + 2 + 2 + 1 + 5;
+    let covered = 3 + 2 + 4 + 1 + 4 + 5 + 3 + 4 + 4 + 2 + 2 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

@@ -14,13 +14,14 @@
 // outlier counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
 // staged stages' values (tests/fusion.rs). Where tx, or in 2-D/3-D nx, is not a
-// multiple of 32, the invocations hold flat units instead (f_flat: the field's values
-// 32 g .. 32 g + 31 across rows, tiles and planes, each neighbour term taken per value
-// through masks, tile heads where a value has no neighbour in its tile; one plane, so
-// values are quantized twice in 2-D and four times in 3-D). Preconditions (the host
-// checks them, else it runs chain_width / chain_pack): block_size a power of two in
-// [32, 32 * WG]; unless P.walk = 1, no flat units and nx (2-D) or nx * ny (3-D) a
-// multiple of block_size (with P.walk = 1 a block may straddle rows: invocations then
+// multiple of 32, the host runs chain_encode_flat (this file with FLAT), whose
+// invocations hold flat units instead (the field's values 32 g .. 32 g + 31 across
+// rows, tiles and planes, each neighbour term taken per value through masks, tile heads
+// where a value has no neighbour in its tile; one plane, so values are quantized twice
+// in 2-D and four times in 3-D). Preconditions (the host checks them, else it runs
+// chain_width / chain_pack): block_size a power of two in [32, 32 * WG]; chain_encode:
+// tx and, in 2-D/3-D, nx multiples of 32; chain_encode_flat: not both, and P.walk = 1;
+// unless P.walk = 1, nx (2-D) or nx * ny (3-D) a multiple of block_size (with P.walk = 1 a block may straddle rows: invocations then
 // go in the field's order; a 3-D step covers whole planes, so there blocks may
 // straddle rows at any walk); P.walk divides ty (2-D) or tz (3-D); base = 0 (the whole
 // field in one dispatch); n below 2^31 (rows above the field's first wrap to indices
@@ -54,6 +55,14 @@
 
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
+
+// chain_encode_flat (the host's kernels::chain::encode_flat geometries): every FLAT
+// branch folds away in chain_encode
+#ifdef FLAT
+const FLAT: bool = true;
+#else
+const FLAT: bool = false;
+#endif
 
 #include "common/v32.wgsl"
 
@@ -119,7 +128,11 @@ fn codes4(i: u32) -> vec4<u32> {
     var x1 = 0.0lf;
     var x2 = 0.0lf;
     var x3 = 0.0lf;
+#ifdef FLAT
     if (i < P.n && i + 4u <= P.n && (i & 1u) == 0u) {
+#else
+    if (i + 4u <= P.n && (i & 1u) == 0u) {
+#endif
         let a = data4[i / 2u];
         let b = data4[i / 2u + 1u];
         lo = vec4<u32>(a.x, a.z, b.x, b.z);
@@ -154,7 +167,11 @@ fn codes4(i: u32) -> vec4<u32> {
                       cq(quantize_bits(x2, lo.z, hi.z), 2u, i + 2u < P.n), cq(quantize_bits(x3, lo.w, hi.w), 3u, i + 3u < P.n));
 #else
     var w = vec4<u32>(0u);
+#ifdef FLAT
     if (i < P.n && i + 4u <= P.n && (i & 3u) == 0u) {
+#else
+    if (i + 4u <= P.n && (i & 3u) == 0u) {
+#endif
         w = data4[i / 4u];
     } else {
         if (i < P.n) {
@@ -171,7 +188,11 @@ fn codes4(i: u32) -> vec4<u32> {
         }
     }
     let x = bitcast<vec4<f32>>(w);
+#ifdef FLAT
     if (i < P.n && i + 4u <= P.n) {
+#else
+    if (i + 4u <= P.n) {
+#endif
         // flush-free fast path: four values that are finite with |x| >= q_tn or zero
         // take quantize_bits' first candidate as one vector, kept when all four are
         // inside the code limit and reconstruct strictly within eb (no outliers then)
@@ -197,11 +218,10 @@ fn shift_in(v: vec4<u32>, p: u32) -> vec4<u32> {
     return vec4<u32>(p, v.x, v.y, v.z);
 }
 
-// Flat units (see the entry point): per-lane masks of the invocation's 32 values, bit j
-// for value i + j. f_xm: its left neighbour is in its tile (x % tx != 0); f_ym: the row
-// above is (y % ty != 0); f_zm: the plane above is (z % tz != 0). Values past P.n keep
-// their bits set. In other units f_flat is false and the masks are unused.
-var<private> f_flat: bool;
+// Flat units (FLAT, see the entry point): per-lane masks of the invocation's 32 values,
+// bit j for value i + j. f_xm: its left neighbour is in its tile (x % tx != 0); f_ym:
+// the row above is (y % ty != 0); f_zm: the plane above is (z % tz != 0). Values past
+// P.n keep their bits set.
 var<private> f_xm: u32;
 var<private> f_ym: u32;
 var<private> f_zm: u32;
@@ -262,7 +282,7 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     let m = vec4<u32>(mu);
     var left = 0u;
     var inside = x % P.tx != 0u;
-    if (f_flat) {
+    if (FLAT) {
         inside = (f_xm & 1u) != 0u && i - 1u < P.n;
     }
     if (inside) {
@@ -278,7 +298,7 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     let n5 = codes4(i + 20u) - m;
     let n6 = codes4(i + 24u) - m;
     let n7 = codes4(i + 28u) - m;
-    if (f_flat) {
+    if (FLAT) {
         let s = V32(shift_in(n0, left), shift_in(n1, n0.w), shift_in(n2, n1.w), shift_in(n3, n2.w), shift_in(n4, n3.w),
                     shift_in(n5, n4.w), shift_in(n6, n5.w), shift_in(n7, n6.w));
         return v32_sub(V32(n0, n1, n2, n3, n4, n5, n6, n7), v32_keep(s, f_xm));
@@ -296,7 +316,7 @@ fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
     var d = v32_zero();
     var bad = 0u;
     var rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
-    if (f_flat) {
+    if (FLAT) {
         rows = select(1u, 2u, P.nz > 1u && f_ym != 0u);
     }
     for (var r = 0u; r < rows; r++) {
@@ -305,7 +325,7 @@ fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
             d = e;
             bad = q_bad;
         } else {
-            if (f_flat) {
+            if (FLAT) {
                 e = v32_keep(e, f_ym);
             }
             d = v32_sub(d, e);
@@ -389,7 +409,11 @@ fn pack32(r: V32, w: u32, at: u32) {
 var<workgroup> s_max: array<atomic<u32>, 2u * WG>;
 
 @compute @workgroup_size(WG)
+#ifdef FLAT
+fn chain_encode_flat(@builtin(local_invocation_index) lid: u32,
+#else
 fn chain_encode(@builtin(local_invocation_index) lid: u32,
+#endif
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     // invocation -> (unit u of its row, walk k). Rows are whole units (nx a multiple of
@@ -404,8 +428,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     // rows and tiles), walks one plane, and takes each neighbour term per value through
     // the masks of flat_masks; its tile heads are the values with no neighbour in the
     // tile (all three masks clear)
-    f_flat = P.tx % LANE != 0u || ((P.ny > 1u || P.nz > 1u) && P.nx % LANE != 0u);
-    let limit = select(P.nx, P.n, f_flat);
+    let limit = select(P.nx, P.n, FLAT);
     let units = (limit + LANE - 1u) / LANE;
     let g = wg_linear(wid, nwg) * WG + lid;
     let u = g % units;
@@ -439,18 +462,18 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
         && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && (P.n + 31u) / 32u * 32u <= arrayLength(&slots)
         && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask);
-    let live = x < limit && k < select(walks, 1u, f_flat) && fits;
+    let live = x < limit && k < select(walks, 1u, FLAT) && fits;
     let i0 = (z * P.ny + y) * P.nx + x;
     // flat: the lead mask (values with a plane before theirs in the tile) and the heads
     var lm = 0u;
     var heads = 0u;
-    if (f_flat && live) {
+    if (FLAT && live) {
         flat_masks(i0);
         lm = select(f_ym, f_zm, P.nz > 1u);
         heads = ~(f_xm | f_ym | f_zm);
     }
     var mu = 0u;
-    if (P.centering == 1u && live && !f_flat) {
+    if (P.centering == 1u && live && !FLAT) {
         mu = code_at(((z - z % P.tz) * P.ny + (y - y % P.ty)) * P.nx + (x - x % P.tx));
     }
     // Pass 0 computes the walked quantity of the plane before the first (0 at a tile's
@@ -467,18 +490,18 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         let first = ps == 0u;
         let st = ps - 1u;
         let i = select(i0 + st * stride, i0 - stride, first);
-        let on = select(live && st < steps, live && select(lead != 0u, lm != 0u, f_flat), first);
+        let on = select(live && st < steps, live && select(lead != 0u, lm != 0u, FLAT), first);
         var r = v32_zero();
         var bad = 0u;
         if (on) {
             // (pass 0: prev is still zero and r goes unused)
             var p = plane_d(i, x, select(y, py, first), mu);
-            if (f_flat && first) {
+            if (FLAT && first) {
                 p = v32_keep(p, lm);
             }
             bad = q_bad;
             r = v32_sub(p, prev);
-            if (f_flat && P.centering == 1u) {
+            if (FLAT && P.centering == 1u) {
                 // a head's residual is its code minus itself
                 r = v32_keep(r, ~heads);
             }
@@ -522,7 +545,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 widths[b] = w;
                 cost[b] = block_words(w, block_len(b));
             }
-            if (P.centering == 1u && f_flat) {
+            if (P.centering == 1u && FLAT) {
                 var h = heads;
                 while (h != 0u) {
                     let j = i + firstTrailingBit(h);

@@ -95,7 +95,8 @@ pub fn record_forward(
             means_w,
             BufSlice::new(qmask, 0, 4 * (counts_at + groups256)),
         ];
-        r.dispatch_bytes(Kernel::ChainEncode, f64v, &p, &enc, groups)?;
+        let k = if crate::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode };
+        r.dispatch_bytes(k, f64v, &p, &enc, groups)?;
         q.skip_codes = true;
         q.premasked = Some((qmask, 4 * counts_at));
         let out = q.record_forward(r, inputs, opts);

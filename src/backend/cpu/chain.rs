@@ -231,6 +231,21 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
 /// i / 32) and per-256-value counts (added at `counts_at`). Needs a dispatch that
 /// covers the field.
 pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    need(!crate::kernels::chain::encode_flat(&chain_params::<F>(pb)?.l), "chain_encode: flat units are chain_encode_flat's")?;
+    encode::<F>(pb, b, groups)
+}
+
+/// Twin of `chain_encode_flat` (`chain_encode` built with FLAT: flat units, the
+/// geometries `kernels::chain::encode_flat` names): the same outputs.
+pub fn chain_encode_flat<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    need(
+        crate::kernels::chain::encode_flat(&chain_params::<F>(pb)?.l),
+        "chain_encode_flat: rows and tiles of whole units are chain_encode's",
+    )?;
+    encode::<F>(pb, b, groups)
+}
+
+fn encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = chain_params::<F>(pb)?;
     let counts_at = if F::WT == 2 { params::<ChainParams64>(pb)?.counts_at } else { params::<ChainParams32>(pb)?.counts_at };
     let l = &p.l;

@@ -80,6 +80,8 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainPack, true) => chain::chain_pack::<f64>,
         (Kernel::ChainEncode, false) => chain::chain_encode::<f32>,
         (Kernel::ChainEncode, true) => chain::chain_encode::<f64>,
+        (Kernel::ChainEncodeFlat, false) => chain::chain_encode_flat::<f32>,
+        (Kernel::ChainEncodeFlat, true) => chain::chain_encode_flat::<f64>,
         (Kernel::ChainCompact, _) => chain::chain_compact,
         (Kernel::ChainUnpack, false) => chain::chain_unpack::<f32>,
         (Kernel::ChainUnpack, true) => chain::chain_unpack::<f64>,
