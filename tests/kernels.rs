@@ -1061,6 +1061,7 @@ fn chain_encode_and_compact_match_twins() {
     use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let dstrip = max_extent().unwrap();
     let mut decoded = 0;
+    let mut ragged_decoded = 0;
     let mut rng = Rng(seed());
     let strip = max_extent().unwrap();
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
@@ -1100,6 +1101,9 @@ fn chain_encode_and_compact_match_twins() {
         (999, 5, 1, 128, 256, 1),
         (96, 30, 1, 48, 64, 1),
         (5003, 1, 1, 100, 128, 1),
+        // ragged rows in several bands of tile rows (chain_decode_ragged)
+        (100, 70, 1, 32, 64, 1),
+        (250, 65, 1, 32, 32, 1),
     ] {
         let n = (nx * ny * nz) as usize;
         let v: Vec<f64> = (0..n)
@@ -1253,11 +1257,20 @@ fn chain_encode_and_compact_match_twins() {
                             };
                         }
                         let up = if f64v { uparams!(ChainUnpackParams64) } else { uparams!(ChainUnpackParams32) };
-                        let out_bytes = if f64v { n * 8 } else { (n * 4).next_multiple_of(16) };
+                        // (chain_decode_ragged stores the field's values, no padding)
+                        let ragged = fzwgpu::kernels::chain::decode_ragged(&lp);
+                        let out_bytes = if f64v {
+                            n * 8
+                        } else if ragged {
+                            n * 4
+                        } else {
+                            (n * 4).next_multiple_of(16)
+                        };
                         decoded += 1;
+                        ragged_decoded += ragged as u32;
                         twin_check(
                             &format!("{what} decode shared {shared_scan}"),
-                            Kernel::ChainDecode,
+                            if ragged { Kernel::ChainDecodeRagged } else { Kernel::ChainDecode },
                             f64v,
                             &up,
                             &[
@@ -1274,7 +1287,7 @@ fn chain_encode_and_compact_match_twins() {
             }
         }
     }
-    assert!(decoded >= 40, "chain_decode checked on {decoded} cases");
+    assert!(decoded >= 40 && ragged_decoded >= 8, "chain_decode checked on {decoded} cases, {ragged_decoded} ragged");
 }
 
 #[test]

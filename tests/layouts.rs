@@ -70,6 +70,8 @@ fn params_layouts_match_wgsl() {
     check(Kernel::ChainUnpack, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
     check(Kernel::ChainDecode, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainDecode, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
+    check(Kernel::ChainDecodeRagged, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
+    check(Kernel::ChainDecodeRagged, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
     check(Kernel::ChainScanX, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainScanLast, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainScanLast, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
@@ -79,7 +81,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
     // every kernel's params are covered above
-    let covered = 3 + 2 + 4 + 1 + 4 + 5 + 3 + 4 + 4 + 2 + 2 + 1 + 5;
+    let covered = 3 + 2 + 4 + 1 + 4 + 5 + 3 + 4 + 4 + 2 + 3 + 1 + 5;
     assert_eq!(covered, Kernel::ALL.len(), "a kernel's params layout is not checked");
 }
 

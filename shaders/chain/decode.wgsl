@@ -17,7 +17,12 @@
 // padding included. Outliers are patched afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
 // 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
-// rows: each invocation reads its own 32 codes).
+// rows: each invocation reads its own 32 codes). chain_decode_ragged (this file with
+// RAGGED, and COALESCE in float32) takes 2-D rows that are not whole units of 32: a
+// row's units then start anywhere in the flat order, so each value's code is read from
+// its own block (a unit's values lie in one or two), the values past the row's end are
+// left out, and the values are stored through workgroup memory (float32) or one by one
+// (float64), exactly the row's values (no padding).
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"
@@ -67,6 +72,55 @@ fn unzz4(v: vec4<u32>) -> vec4<u32> {
     return v;
 }
 
+#ifdef RAGGED
+// The unit being read: its first value's block (0) and the next (1), the lane where
+// block 1 starts, block 0's position of the first value, the lanes inside the row.
+var<private> rg_base0: u32;
+var<private> rg_base1: u32;
+var<private> rg_w0: u32;
+var<private> rg_w1: u32;
+var<private> rg_split: u32;
+var<private> rg_p0: u32;
+var<private> rg_valid: u32;
+
+// Code of lane j of the unit (0 from rg_valid on and in blocks of width 0): one or two
+// loads, as code_at.
+fn rcode(j: u32) -> u32 {
+    let second = j >= rg_split;
+    let w = select(rg_w0, rg_w1, second);
+    if (j >= rg_valid || w == 0u) {
+        return 0u;
+    }
+    let bit = select(rg_p0 + j, j - rg_split, second) * w;
+    let a = select(rg_base0, rg_base1, second) + (bit >> 5u);
+    let s = bit & 31u;
+    let lo = payload_u[a] >> s;
+    let hi = select(0u, payload_u[a + 1u] << ((32u - s) & 31u), s + w > 32u);
+    return (lo | hi) & width_limit(w);
+}
+
+fn rcodes4(j: u32) -> vec4<u32> {
+    return vec4<u32>(rcode(j), rcode(j + 1u), rcode(j + 2u), rcode(j + 3u));
+}
+
+// The residuals of the values from index i to the end of its row (at most 32; 0 after).
+fn residuals32(i: u32) -> V32 {
+    rg_valid = min(LANE, min(P.nx - i % P.nx, P.n - i));
+    let b = i / P.block_size;
+    rg_p0 = i % P.block_size;
+    rg_split = min(LANE, P.block_size - rg_p0);
+    rg_w0 = block_width(b);
+    rg_base0 = P.word_base + offsets[b];
+    rg_w1 = 0u;
+    rg_base1 = 0u;
+    if (rg_split < rg_valid) {
+        rg_w1 = block_width(b + 1u);
+        rg_base1 = P.word_base + offsets[b + 1u];
+    }
+    return V32(unzz4(rcodes4(0u)), unzz4(rcodes4(4u)), unzz4(rcodes4(8u)), unzz4(rcodes4(12u)), unzz4(rcodes4(16u)),
+               unzz4(rcodes4(20u)), unzz4(rcodes4(24u)), unzz4(rcodes4(28u)));
+}
+#else
 // The 32 residuals of the values from index i (0 past the end of a w = 0 block).
 fn residuals32(i: u32) -> V32 {
     let b = i / P.block_size;
@@ -86,6 +140,7 @@ fn residuals32(i: u32) -> V32 {
     let r7 = unzz4(codes4(base, 28u, w, m));
     return V32(r0, r1, r2, r3, r4, r5, r6, r7);
 }
+#endif
 
 // inclusive prefix of a vec4 plus a carry
 fn prefix4(v: vec4<u32>, c: u32) -> vec4<u32> {
@@ -121,17 +176,25 @@ fn dq(c: u32) -> FT {
 }
 
 #ifdef F64
+// (RAGGED: up to the end of the row being stored)
+var<private> st_end: u32;
+
 fn store4(i: u32, c: vec4<u32>) {
-    if (i < P.n) {
+#ifdef RAGGED
+    let end = st_end;
+#else
+    let end = P.n;
+#endif
+    if (i < end) {
         out[i] = dq(c.x);
     }
-    if (i + 1u < P.n) {
+    if (i + 1u < end) {
         out[i + 1u] = dq(c.y);
     }
-    if (i + 2u < P.n) {
+    if (i + 2u < end) {
         out[i + 2u] = dq(c.z);
     }
-    if (i + 3u < P.n) {
+    if (i + 3u < end) {
         out[i + 3u] = dq(c.w);
     }
 }
@@ -146,6 +209,9 @@ const NONE: u32 = 0xffffffffu;
 const ROW: u32 = LANE + 1u; // words per parked row (one more than LANE: no bank conflicts)
 var<workgroup> s_val: array<u32, WG * ROW>;
 var<workgroup> s_at: array<u32, WG>; // first index of each row, NONE for none
+#ifdef RAGGED
+var<workgroup> s_cnt: array<u32, WG>; // values of each row (to the end of the field's row)
+#endif
 
 fn park4(o: u32, c: vec4<u32>) {
     s_val[o] = bitcast<u32>(dq(c.x));
@@ -174,7 +240,11 @@ fn store_rows(lid: u32) {
     let n4 = (P.n + 3u) / 4u * 4u;
     for (var r = 0u; r < LANE; r++) {
         let at = s_at[first + r];
+#ifdef RAGGED
+        if (at != NONE && col < s_cnt[first + r]) {
+#else
         if (at != NONE && at + col < n4) {
+#endif
             out[at + col] = s_val[(first + r) * ROW + col];
         }
     }
@@ -206,7 +276,11 @@ fn store32(i: u32, c: V32) {
 var<workgroup> s_tot: array<u32, 2u * WG>;
 
 @compute @workgroup_size(WG)
+#ifdef RAGGED
+fn chain_decode_ragged(@builtin(local_invocation_index) lid: u32,
+#else
 fn chain_decode(@builtin(local_invocation_index) lid: u32,
+#endif
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     // invocation -> (unit u of its row, band k of tile rows); a row has `units` units,
@@ -271,9 +345,15 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
             park32(lid, v32_add(prefix32(col, before), v32_splat(head)));
         }
         s_at[lid] = select(NONE, i, on);
+#ifdef RAGGED
+        s_cnt[lid] = rg_valid;
+#endif
         store_rows(lid);
 #else
         if (on) {
+#ifdef RAGGED
+            st_end = i + rg_valid;
+#endif
             store32(i, v32_add(prefix32(col, before), v32_splat(head)));
         }
 #endif

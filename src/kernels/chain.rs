@@ -26,16 +26,20 @@ pub fn encode_flat(l: &LorenzoParams) -> bool {
     !l.tx.is_multiple_of(ENCODE_LANE) || (l.ny > 1 || l.nz > 1) && !l.nx.is_multiple_of(ENCODE_LANE)
 }
 
-/// Why `chain_decode` cannot take rows or tiles of this width (its units are a row's
-/// 32 values), or None.
-fn rows_unfit(l: &LorenzoParams) -> Option<String> {
+/// Why `chain_decode` cannot take tiles of this width (a tile row is whole units of 32
+/// values), or None.
+fn tiles_unfit(l: &LorenzoParams) -> Option<String> {
     if !l.tx.is_multiple_of(ENCODE_LANE) {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
     }
-    if l.ny * l.nz > 1 && !l.nx.is_multiple_of(ENCODE_LANE) {
-        return Some(format!("rows of {} values are not whole units of {ENCODE_LANE}", l.nx));
-    }
     None
+}
+
+/// Whether a 2-D inverse runs `chain_decode_ragged` (rows that are not whole units of
+/// 32: `chain_decode` with RAGGED in shaders/chain/decode.wgsl) rather than
+/// `chain_decode`.
+pub fn decode_ragged(l: &LorenzoParams) -> bool {
+    l.nz == 1 && l.ny > 1 && !l.nx.is_multiple_of(ENCODE_LANE)
 }
 
 /// Whether `chain_encode` must walk one plane at a time. A step of a walk covers, in
@@ -96,7 +100,7 @@ pub fn decode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if l.nz > 1 {
         return Some("3-D fields decode with chain_unpack".into());
     }
-    if let Some(why) = encode_unfit(block_size, l, max).or_else(|| rows_unfit(l)) {
+    if let Some(why) = encode_unfit(block_size, l, max).or_else(|| tiles_unfit(l)) {
         return Some(why);
     }
     if !max.is_multiple_of(l.tx) {

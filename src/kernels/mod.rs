@@ -49,6 +49,7 @@ pub enum Kernel {
     ChainCompact,
     ChainUnpack,
     ChainDecode,
+    ChainDecodeRagged,
     ChainScanX,
     ChainScanLast,
     WaveletLift,
@@ -60,7 +61,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 40] = [
+    pub const ALL: [Kernel; 41] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -93,6 +94,7 @@ impl Kernel {
         Kernel::ChainCompact,
         Kernel::ChainUnpack,
         Kernel::ChainDecode,
+        Kernel::ChainDecodeRagged,
         Kernel::ChainScanX,
         Kernel::ChainScanLast,
         Kernel::WaveletLift,
@@ -140,6 +142,7 @@ impl Kernel {
             Kernel::ChainScanX => "chain_scan_x",
             Kernel::ChainScanLast => "chain_scan_last",
             Kernel::ChainDecode => "chain_decode",
+            Kernel::ChainDecodeRagged => "chain_decode_ragged",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
             Kernel::WaveletStore => "wavelet_store",
@@ -184,7 +187,7 @@ impl Kernel {
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::ChainScanX => "chain/scan_x.wgsl",
             Kernel::ChainScanLast => "chain/scan_last.wgsl",
-            Kernel::ChainDecode => "chain/decode.wgsl",
+            Kernel::ChainDecode | Kernel::ChainDecodeRagged => "chain/decode.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
             Kernel::WaveletStore => "wavelet/store.wgsl",
@@ -226,13 +229,19 @@ impl Kernel {
         )
     }
 
-    /// Defines a kernel's WGSL file is read with beside the variant's: a second kernel
-    /// from one file (`chain_encode_flat`: `chain_encode` with `FLAT`, its flat units,
-    /// so that the other geometries run the code they were tuned with; round 17 measured
-    /// 3-7% slower CUDA and 16-20% slower Vulkan compression with both in one kernel).
-    pub fn defines(self) -> &'static [&'static str] {
+    /// Defines a kernel's WGSL file is read with beside the variant's (`f64`: the
+    /// variant's element type): a second kernel from one file, so that the other
+    /// geometries run the code they were tuned with (round 17 measured 3-7% slower CUDA
+    /// and 16-20% slower Vulkan compression with flat units inside `chain_encode`).
+    /// `chain_encode_flat`: `chain_encode` with `FLAT` (flat units);
+    /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32)
+    /// and in float32 `COALESCE` (its rows start anywhere: stores through workgroup
+    /// memory).
+    pub fn defines(self, f64: bool) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
+            Kernel::ChainDecodeRagged if f64 => &["RAGGED"],
+            Kernel::ChainDecodeRagged => &["RAGGED", "COALESCE"],
             _ => &[],
         }
     }
@@ -268,6 +277,7 @@ impl Kernel {
                 | Kernel::ChainEncode
                 | Kernel::ChainEncodeFlat
                 | Kernel::ChainDecode
+                | Kernel::ChainDecodeRagged
                 | Kernel::LorenzoScanX
                 | Kernel::ChainScanX
         )
@@ -383,7 +393,7 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     let v = variant.for_kernel(kernel);
     let mut defs: Vec<&str> =
         [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
-    defs.extend(kernel.defines());
+    defs.extend(kernel.defines(v.f64));
     preprocess(kernel.file(), &defs)
 }
 

@@ -354,7 +354,17 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 /// float32 the padding of the last vec4 as the kernel fills it. Needs a dispatch that
 /// covers the field.
 pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    use crate::kernels::chain::{decode_groups, decode_unfit};
+    decode::<F>(pb, b, groups, false)
+}
+
+/// Twin of `chain_decode_ragged` (`chain_decode` built with RAGGED: 2-D rows that are
+/// not whole units of 32): the field's values, nothing past them.
+pub fn chain_decode_ragged<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    decode::<F>(pb, b, groups, true)
+}
+
+fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, ragged: bool) -> Result<()> {
+    use crate::kernels::chain::{decode_groups, decode_ragged, decode_unfit};
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let (n, bs, ntiles, l) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
@@ -377,6 +387,7 @@ pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
         return Err(Error::Device(format!("chain_decode: {why}")));
     }
     need(groups as u64 >= decode_groups(&l)?, "chain_decode: the dispatch covers the field")?;
+    need(decode_ragged(&l) == ragged, "chain_decode_ragged takes exactly the 2-D rows that are not whole units of 32")?;
     let mut scratch = vec![0u8; if l.ny * l.nz > 1 { 4 * n as usize } else { 16 }];
     let [out] = &mut b.rw[..] else { return Err(Error::Device("chain_decode: bindings".into())) };
     let mut inner = Bindings { ro: b.ro.clone(), rw: vec![&mut out[..], &mut scratch[..]] };
@@ -384,7 +395,7 @@ pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Re
     // float32: the kernel stores whole vec4s; past n (a 1-D tail, inside the last
     // tile, whose residuals there are 0) they repeat value n - 1
     let n = n as usize;
-    if F::WT == 1 && !n.is_multiple_of(4) && n > 0 {
+    if F::WT == 1 && !n.is_multiple_of(4) && n > 0 && !ragged {
         let out: &mut [u32] = view_mut(out, "chain_decode.out")?;
         let end = n.next_multiple_of(4).min(out.len());
         let last = out[n - 1];

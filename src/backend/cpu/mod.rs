@@ -87,6 +87,8 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainUnpack, true) => chain::chain_unpack::<f64>,
         (Kernel::ChainDecode, false) => chain::chain_decode::<f32>,
         (Kernel::ChainDecode, true) => chain::chain_decode::<f64>,
+        (Kernel::ChainDecodeRagged, false) => chain::chain_decode_ragged::<f32>,
+        (Kernel::ChainDecodeRagged, true) => chain::chain_decode_ragged::<f64>,
         (Kernel::ChainScanX, _) => chain::chain_scan_x,
         (Kernel::ChainScanLast, false) => chain::chain_scan_last::<f32>,
         (Kernel::ChainScanLast, true) => chain::chain_scan_last::<f64>,
