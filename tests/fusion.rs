@@ -149,7 +149,7 @@ fn chain_encode_equals_staged() {
                 let staged = run(preset, f, FusionPolicy::Off, be.as_ref()).unwrap();
                 let fused = run(preset, f, FusionPolicy::Force, be.as_ref()).unwrap();
                 assert!(
-                    fused.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode)")),
+                    fused.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode")),
                     "{} on {name}: {:?}",
                     f.dims,
                     fused.report.notes
@@ -256,7 +256,7 @@ fn chain_encode_adversarial() {
                 let staged = run(preset, f, FusionPolicy::Off, be.as_ref()).unwrap();
                 let fused = run(preset, f, FusionPolicy::Force, be.as_ref()).unwrap();
                 assert!(
-                    fused.report.notes.iter().any(|(_, n)| n.contains("(chain_encode)")),
+                    fused.report.notes.iter().any(|(_, n)| n.contains("(chain_encode")),
                     "{} {preset} on {name}: {:?}",
                     f.dims,
                     fused.report.notes
@@ -353,10 +353,10 @@ fn fused_inverse_equals_staged_inverse() {
     // flat units, centered or not; the bytes are the staged ones
     let f = Field::from_f32(Dims::new(300, 200, 1).unwrap(), &(0..60_000).map(|i| (i as f32 * 0.01).sin()).collect::<Vec<_>>()).unwrap();
     let auto = run("szp_composed", &f, FusionPolicy::Auto, cpu().as_ref()).unwrap();
-    assert!(auto.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode)")), "{:?}", auto.report.notes);
+    assert!(auto.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode_flat)")), "{:?}", auto.report.notes);
     let centered = run("szp_centered", &f, FusionPolicy::Auto, cpu().as_ref()).unwrap();
     assert!(
-        centered.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode)")),
+        centered.report.notes.iter().any(|(_, n)| n.starts_with("fused=") && n.contains("(chain_encode")),
         "{:?}",
         centered.report.notes
     );

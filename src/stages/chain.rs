@@ -39,7 +39,7 @@ pub fn ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Re
 pub struct FusedForward {
     /// The outputs of (quantizer, lorenzo, bitpack).
     pub ports: [Vec<PortData>; 3],
-    /// The kernels that run: `chain_encode` or `chain_width+chain_pack`.
+    /// The kernels that run: `chain_encode`, `chain_encode_flat` or `chain_width+chain_pack`.
     pub kernels: &'static str,
     /// `chain_encode`'s walk: rows (2-D) or planes (3-D) per invocation (None without it).
     pub walk: Option<u32>,
@@ -149,7 +149,11 @@ pub fn record_forward(
     if l.centering {
         l_out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
     }
-    let kernels = if plan.is_some() { "chain_encode" } else { "chain_width+chain_pack" };
+    let kernels = match plan {
+        Some(_) if crate::kernels::chain::encode_flat(&lp) => "chain_encode_flat",
+        Some(_) => "chain_encode",
+        None => "chain_width+chain_pack",
+    };
     Ok(FusedForward { ports: [q_out, l_out, vec![PortData::Deferred { parts }]], kernels, walk: plan.map(|(walk, _)| walk) })
 }
 
