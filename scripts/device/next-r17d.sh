@@ -10,19 +10,8 @@
 #     8192x32768 and the tiled CESM TS field (288-wide rows);
 #  3. validation of main's chain presets (every real field; half of them are flat).
 source .device/setup.sh
-for be in cuda wgpu; do
-  for b in kernels fusion adversarial_szp; do
-    left 120 || break
-    s=$(date +%s)
-    r=$(FZWGPU_TEST_BACKEND=$be timeout 100 /tmp/ct/$b --test-threads 8 2>&1)
-    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
-    echo "$r" | grep -E "FAILED|panicked" | head -5
-  done
-done
-ab() { # label backend field-args field-label binary
-  left 400 || return 0
-  timeout 80 $5 bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r17d-$1-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "compress", $3, "decompress", $8}'
-}
+tests_on "kernels fusion adversarial_szp" 120 100
+ab() { chains r17d 400 80 "$@"; } # label backend field-args field-label binary
 for be in cuda wgpu; do
   for f in "--dims 8190x32768|2d-8190" "--dims 1000x1000x268|3d-1000" "--dims 8192x32768|2d-8192" "--size 256M --fields tiled|tiled"; do
     ab main $be "${f%|*}" "${f#*|}" /tmp/ct/fzwgpu

@@ -9,19 +9,8 @@
 #     tiled CESM TS), through CUDA and Vulkan;
 #  3. main on the flat fields of r17d (2-D 8190x32768, 3-D 1000x1000x268).
 source .device/setup.sh
-for be in cuda wgpu; do
-  for b in kernels fusion; do
-    left 100 || break
-    s=$(date +%s)
-    r=$(FZWGPU_TEST_BACKEND=$be timeout 90 /tmp/ct/$b --test-threads 8 2>&1)
-    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
-    echo "$r" | grep -E "FAILED|panicked" | head -5
-  done
-done
-ab() { # label backend field-args field-label binary
-  left 480 || return 0
-  timeout 80 $5 bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r17e-$1-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "compress", $3, "decompress", $8}'
-}
+tests_on "kernels fusion" 100 90
+ab() { chains r17e 480 80 "$@"; } # label backend field-args field-label binary
 for be in cuda wgpu; do
   for f in "--dims 8192x32768|2d-8192" "--size 256M --fields tiled|tiled"; do
     ab main $be "${f%|*}" "${f#*|}" /tmp/ct/fzwgpu

@@ -10,19 +10,8 @@
 #     main on 2-D 8192x32768 (control) and on 48602x5522 (CESM-SE's width, ~1 GiB);
 #  3. validation of main's chain presets through CUDA (time permitting).
 source .device/setup.sh
-for be in cuda wgpu; do
-  for b in kernels fusion; do
-    left 90 || break
-    s=$(date +%s)
-    r=$(FZWGPU_TEST_BACKEND=$be timeout 80 /tmp/ct/$b --test-threads 8 2>&1)
-    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
-    echo "$r" | grep -E "FAILED|panicked" | head -5
-  done
-done
-ab() { # label backend field-args field-label binary
-  left 230 || return 0
-  timeout 60 $5 bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r17f-$1-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "compress", $3, "decompress", $8}'
-}
+tests_on "kernels fusion" 90 80
+ab() { chains r17f 230 60 "$@"; } # label backend field-args field-label binary
 for be in cuda wgpu; do
   ab main $be "--dims 8190x32768" 2d-8190 /tmp/ct/fzwgpu
   ab before $be "--dims 8190x32768" 2d-8190 /tmp/ct/fzwgpu-b

@@ -46,3 +46,24 @@ e2e() {
     timeout 70 ${E2E_BIN:-/tmp/ct/fzwgpu} bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets $2 --json $OUT/$1-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
   done
 }
+# tests_on "BINARIES" LEFT TIMEOUT: each test binary of the kit through CUDA, then
+# Vulkan (8 threads), a result line each and its first failures; stops past LEFT s
+tests_on() {
+  local be b s r
+  for be in cuda wgpu; do
+    for b in $1; do
+      left $2 || return 0
+      s=$(date +%s)
+      r=$(FZWGPU_TEST_BACKEND=$be timeout $3 /tmp/ct/$b --test-threads 8 2>&1)
+      echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+      echo "$r" | grep -E "FAILED|panicked" | head -5
+    done
+  done
+}
+# chains ROUND LEFT TIMEOUT LABEL BACKEND FIELD-ARGS FIELD-LABEL BINARY: both chain
+# presets' bench (--reps 3), one line per preset "LABEL BACKEND FIELD preset compress
+# X decompress Y", JSON in $OUT/ROUND-LABEL-BACKEND.jsonl; nothing past LEFT s
+chains() {
+  left $2 || return 0
+  timeout $3 $8 bench --backend $5 $6 --reps 3 --presets szp_composed,szp_centered --json $OUT/$1-$4-$5.jsonl 2>&1 | grep -E "^sz" | awk -v t="$4 $5 $7" '{print t, $1, "compress", $3, "decompress", $8}'
+}
