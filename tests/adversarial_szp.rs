@@ -92,6 +92,35 @@ fn composed_presets_on_adversarial_inputs() {
         for i in [7usize, 8, 4000, 4001] {
             assert_eq!(r[i].to_bits(), v[i].to_bits());
         }
+        // the same specials in 2-D and 3-D rows that are not whole units of 32
+        // (chain_encode_flat; 2-D also decoded through chain_decode_ragged, forced)
+        for d in [Dims::new(100, 50, 1).unwrap(), Dims::new(91, 11, 5).unwrap()] {
+            let n = d.len() as usize;
+            let mut v: Vec<f32> = (0..n).map(|i| ((i % 91) as f32 * 0.05).sin() * 30.0 + (i / 91) as f32 * 0.01).collect();
+            for (i, x) in [(0, f32::NAN), (99, f32::INFINITY), (100, f32::NEG_INFINITY), (1234, 3e38), (2001, 1e-42), (n - 1, f32::NAN)] {
+                v[i] = x;
+            }
+            let field = f(v.clone(), d);
+            let r = f32_from(&roundtrip(preset, &format!("specials {d}"), &field, ErrorMode::Noa, 1e-3));
+            for i in [0usize, 99, 100, n - 1] {
+                assert_eq!(r[i].to_bits(), v[i].to_bits(), "{preset} {d}: value {i}");
+            }
+            if preset != "szp" && d.z == 1 {
+                for (name, be) in backends() {
+                    let mut p = Pipeline::from_preset(preset).unwrap();
+                    p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+                    let c = p.compress(be.as_ref(), &field).unwrap();
+                    let force = fzwgpu::stages::RunOptions { fusion: fzwgpu::stages::FusionPolicy::Force, ..Default::default() };
+                    let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &force).unwrap();
+                    assert!(d.report.notes.iter().any(|(_, n)| n.contains("(chain_decode)")), "{:?}", d.report.notes);
+                    assert_eq!(
+                        f32_from(&d.field.bytes).iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                        r.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                        "{preset} on {name}"
+                    );
+                }
+            }
+        }
         let v64: Vec<f64> = (0..6000).map(|i| 1e200 * (i as f64 * 0.001).sin() + 1e250).collect();
         roundtrip(preset, "f64 1e250", &Field::from_f64(d1(6000), &v64).unwrap(), ErrorMode::Noa, 1e-3);
         let v64: Vec<f64> = (0..6000).map(|i| if i % 3 == 0 { f64::MAX } else { -1e-300 }).collect();
