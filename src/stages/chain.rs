@@ -542,7 +542,8 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
                 format!("stages it ({})", forward_prefers_staged(l, b).unwrap_or_default())
             }
             (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none() => {
-                "fuses it (chain_encode) when the field fits one binding".to_string()
+                let k = if crate::kernels::chain::encode_flat(&lp) { "chain_encode_flat" } else { "chain_encode" };
+                format!("fuses it ({k}) when the field fits one binding")
             }
             _ => "fuses it (chain_width/chain_pack) when the field fits one binding".to_string(),
         };
