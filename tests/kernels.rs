@@ -1055,15 +1055,217 @@ fn chain_kernels_match_twins() {
     }
 }
 
-#[test]
-fn chain_encode_and_compact_match_twins() {
+/// One geometry of `chain_encode` / `chain_encode_flat` + `chain_compact` (and where it
+/// fits, `chain_decode` / `chain_decode_ragged`) against the twins: three element and
+/// centering mixes, block maxima by shuffles and through memory. Returns the decode
+/// cases checked (all, ragged).
+fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u32, u32, u32, u32, u32, u32)) -> (u32, u32) {
     use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent, needs_workgroup_memory};
     use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
-    let dstrip = max_extent().unwrap();
+    let (strip, dstrip) = (max_extent().unwrap(), max_extent().unwrap());
+    let (mut decoded, mut ragged_decoded) = (0, 0);
+    let n = (nx * ny * nz) as usize;
+    let v: Vec<f64> = (0..n)
+        .map(|i| match i % 997 {
+            3 => f64::NAN,
+            5 => f64::INFINITY,
+            7 => 1e-40,
+            11 => 3e9,
+            _ => (i as f64 * 0.02).sin() * 50.0 + rng.unit() * 2.0,
+        })
+        .collect();
+    let (tx, ty, tz) = (tile, if ny > 1 || nz > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
+    let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
+    let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
+    assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
+    let groups = encode_groups(&lp, walk).unwrap();
+    let tiles = (ntx * nty * ntz) as usize;
+    let nb = n.div_ceil(bs as usize);
+    let lanes = bs / 32;
+    let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
+    for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
+        for shared_max in [0u32, 1] {
+            if shared_max == 0 && needs_workgroup_memory(lanes, true) {
+                continue;
+            }
+            macro_rules! params {
+                ($t:ident, $lim:expr) => {
+                    bytemuck::bytes_of(&$t {
+                        n: n as u32,
+                        block_size: bs,
+                        nblocks: nb as u32,
+                        qzigzag: qzz,
+                        bzigzag: bzz,
+                        centering,
+                        nx,
+                        ny,
+                        nz,
+                        tx,
+                        ty,
+                        tz,
+                        ntx,
+                        nty,
+                        walk,
+                        shared_max,
+                        counts_at: counts_at as u32,
+                        eb: 0.05,
+                        inv: 10.0,
+                        step: 0.1,
+                        one: 1.0,
+                        limit: $lim,
+                        ..Default::default()
+                    })
+                    .to_vec()
+                };
+            }
+            let pb = if f64v { params!(ChainParams64, 2147483648.0) } else { params!(ChainParams32, 16777216.0) };
+            // mask words, then counts (here starting at 7: the kernel adds to them)
+            let mut qmask = vec![0xEEu8; counts_at * 4];
+            qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
+            let data: Vec<u8> = if f64v {
+                v.iter().flat_map(|&x| x.to_le_bytes()).collect()
+            } else {
+                v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
+            };
+            let what = format!(
+                "chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}"
+            );
+            let out = twin_check(
+                &what,
+                if fzwgpu::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode },
+                f64v,
+                &pb,
+                &[
+                    B::In(data),
+                    B::Same(0),
+                    B::Same(0),
+                    B::Out(nb * 4),
+                    B::Out(nb * 4),
+                    B::Init(vec![0xEE; nb * bs as usize * 4]),
+                    if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
+                    B::Init(qmask.clone()),
+                ],
+                groups,
+            );
+            let (widths, cost, slots) = (out[0].clone(), u32s(&out[1]), out[2].clone());
+            let means = out[3].clone();
+            // the outlier mask and counts are quant_encode's
+            let qm = u32s(&out[out.len() - 1]);
+            let flags: Vec<u32> = (0..n).map(|i| (qm[i / 32] >> (i % 32)) & 1).collect();
+            for g in 0..n.div_ceil(256) {
+                let want = flags[g * 256..((g + 1) * 256).min(n)].iter().sum::<u32>();
+                assert_eq!(qm[counts_at + g], want.wrapping_add(7), "{what}: outlier count of group {g}");
+            }
+            assert!(flags.contains(&1), "{what}: the data has outliers");
+            let mut offs = vec![0u32; nb];
+            let mut acc = 0;
+            for b in 0..nb {
+                offs[b] = acc;
+                acc += cost[b];
+            }
+            let bp = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: bzz, ..Default::default() };
+            let out = twin_check(
+                &what,
+                Kernel::ChainCompact,
+                false,
+                bytemuck::bytes_of(&bp),
+                &[B::In(widths), B::In(bytes32(&offs)), B::In(slots), B::Out(nb.next_multiple_of(4)), B::Out(acc as usize * 4), B::Out(4)],
+                (nb as u64).div_ceil(256),
+            );
+            assert_eq!(u32s(&out[2])[0], acc);
+            // chain_decode inverts it (1-D and 2-D; values of outliers are patched later)
+            if decode_unfit(bs, &lp, dstrip).is_none() {
+                let (meta, payload) = (out[0].clone(), out[1].clone());
+                let means_in = if centering == 1 { means.clone() } else { vec![0u8; 16] };
+                for shared_scan in [0u32, 1] {
+                    if shared_scan == 0 && needs_workgroup_memory(tx / 32, true) {
+                        continue;
+                    }
+                    macro_rules! uparams {
+                        ($t:ident) => {
+                            bytemuck::bytes_of(&$t {
+                                n: n as u32,
+                                block_size: bs,
+                                ntiles: tiles as u32,
+                                qzigzag: qzz,
+                                bzigzag: bzz,
+                                centering,
+                                nx,
+                                ny,
+                                nz,
+                                tx,
+                                ty,
+                                tz,
+                                ntx,
+                                nty,
+                                shared_scan,
+                                eb: 0.05,
+                                inv: 10.0,
+                                step: 0.1,
+                                one: 1.0,
+                                ..Default::default()
+                            })
+                            .to_vec()
+                        };
+                    }
+                    let up = if f64v { uparams!(ChainUnpackParams64) } else { uparams!(ChainUnpackParams32) };
+                    // (chain_decode_ragged stores the field's values, no padding)
+                    let ragged = fzwgpu::kernels::chain::decode_ragged(&lp);
+                    let out_bytes = if f64v {
+                        n * 8
+                    } else if ragged {
+                        n * 4
+                    } else {
+                        (n * 4).next_multiple_of(16)
+                    };
+                    decoded += 1;
+                    ragged_decoded += ragged as u32;
+                    twin_check(
+                        &format!("{what} decode shared {shared_scan}"),
+                        if ragged { Kernel::ChainDecodeRagged } else { Kernel::ChainDecode },
+                        f64v,
+                        &up,
+                        &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
+                        decode_groups(&lp).unwrap(),
+                    );
+                }
+            }
+        }
+    }
+    (decoded, ragged_decoded)
+}
+
+/// Random geometries of one-plane walks (mostly flat units and ragged rows): row
+/// lengths, tile extents and block sizes drawn from the test seed (printed), so each
+/// run checks new edge positions.
+#[test]
+fn chain_random_geometries_match_twins() {
+    let mut rng = Rng(seed() ^ 0x5eed_cafe);
+    let tiles = [8u32, 16, 32, 48, 64, 100, 128, 256];
+    let blocks = [32u32, 64, 128, 256, 512];
+    let mut pick = |k: u64| (rng.next() % k) as u32;
+    let geos: Vec<(u32, u32, u32, u32, u32, u32)> = (0..8)
+        .map(|g| {
+            let nx = 1 + pick(700);
+            let ny = if g % 4 == 0 { 1 } else { 2 + pick(60) };
+            let nz = if g % 2 == 0 { 1 } else { 1 + pick(6) };
+            // at least 1000 values (the data's outliers start at index 3)
+            let ny = ny.max(1000u32.div_ceil(nx * nz));
+            (nx, ny, nz, tiles[pick(tiles.len() as u64) as usize], blocks[pick(blocks.len() as u64) as usize], 1)
+        })
+        .collect();
+    let mut rng = Rng(seed() ^ 0xda7a);
+    for g in geos {
+        eprintln!("random chain geometry (nx, ny, nz, tile, block, walk) = {g:?}");
+        chain_geometry_matches_twins(&mut rng, g);
+    }
+}
+
+#[test]
+fn chain_encode_and_compact_match_twins() {
     let mut decoded = 0;
     let mut ragged_decoded = 0;
     let mut rng = Rng(seed());
-    let strip = max_extent().unwrap();
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
     // ragged tile bands, partial strips, block maxima by shuffles and through memory
     for &(nx, ny, nz, tile, bs, walk) in &[
@@ -1105,187 +1307,9 @@ fn chain_encode_and_compact_match_twins() {
         (100, 70, 1, 32, 64, 1),
         (250, 65, 1, 32, 32, 1),
     ] {
-        let n = (nx * ny * nz) as usize;
-        let v: Vec<f64> = (0..n)
-            .map(|i| match i % 997 {
-                3 => f64::NAN,
-                5 => f64::INFINITY,
-                7 => 1e-40,
-                11 => 3e9,
-                _ => (i as f64 * 0.02).sin() * 50.0 + rng.unit() * 2.0,
-            })
-            .collect();
-        let (tx, ty, tz) = (tile, if ny > 1 || nz > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
-        let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
-        let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
-        assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
-        let groups = encode_groups(&lp, walk).unwrap();
-        let tiles = (ntx * nty * ntz) as usize;
-        let nb = n.div_ceil(bs as usize);
-        let lanes = bs / 32;
-        let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
-        for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
-            for shared_max in [0u32, 1] {
-                if shared_max == 0 && needs_workgroup_memory(lanes, true) {
-                    continue;
-                }
-                macro_rules! params {
-                    ($t:ident, $lim:expr) => {
-                        bytemuck::bytes_of(&$t {
-                            n: n as u32,
-                            block_size: bs,
-                            nblocks: nb as u32,
-                            qzigzag: qzz,
-                            bzigzag: bzz,
-                            centering,
-                            nx,
-                            ny,
-                            nz,
-                            tx,
-                            ty,
-                            tz,
-                            ntx,
-                            nty,
-                            walk,
-                            shared_max,
-                            counts_at: counts_at as u32,
-                            eb: 0.05,
-                            inv: 10.0,
-                            step: 0.1,
-                            one: 1.0,
-                            limit: $lim,
-                            ..Default::default()
-                        })
-                        .to_vec()
-                    };
-                }
-                let pb = if f64v { params!(ChainParams64, 2147483648.0) } else { params!(ChainParams32, 16777216.0) };
-                // mask words, then counts (here starting at 7: the kernel adds to them)
-                let mut qmask = vec![0xEEu8; counts_at * 4];
-                qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
-                let data: Vec<u8> = if f64v {
-                    v.iter().flat_map(|&x| x.to_le_bytes()).collect()
-                } else {
-                    v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
-                };
-                let what = format!(
-                    "chain_encode {nx}x{ny}x{nz} tile {tile} block {bs} walk {walk} centering {centering} f64 {f64v} shared {shared_max}"
-                );
-                let out = twin_check(
-                    &what,
-                    if fzwgpu::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode },
-                    f64v,
-                    &pb,
-                    &[
-                        B::In(data),
-                        B::Same(0),
-                        B::Same(0),
-                        B::Out(nb * 4),
-                        B::Out(nb * 4),
-                        B::Init(vec![0xEE; nb * bs as usize * 4]),
-                        if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
-                        B::Init(qmask.clone()),
-                    ],
-                    groups,
-                );
-                let (widths, cost, slots) = (out[0].clone(), u32s(&out[1]), out[2].clone());
-                let means = out[3].clone();
-                // the outlier mask and counts are quant_encode's
-                let qm = u32s(&out[out.len() - 1]);
-                let flags: Vec<u32> = (0..n).map(|i| (qm[i / 32] >> (i % 32)) & 1).collect();
-                for g in 0..n.div_ceil(256) {
-                    let want = flags[g * 256..((g + 1) * 256).min(n)].iter().sum::<u32>();
-                    assert_eq!(qm[counts_at + g], want.wrapping_add(7), "{what}: outlier count of group {g}");
-                }
-                assert!(flags.contains(&1), "{what}: the data has outliers");
-                let mut offs = vec![0u32; nb];
-                let mut acc = 0;
-                for b in 0..nb {
-                    offs[b] = acc;
-                    acc += cost[b];
-                }
-                let bp = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: bzz, ..Default::default() };
-                let out = twin_check(
-                    &what,
-                    Kernel::ChainCompact,
-                    false,
-                    bytemuck::bytes_of(&bp),
-                    &[
-                        B::In(widths),
-                        B::In(bytes32(&offs)),
-                        B::In(slots),
-                        B::Out(nb.next_multiple_of(4)),
-                        B::Out(acc as usize * 4),
-                        B::Out(4),
-                    ],
-                    (nb as u64).div_ceil(256),
-                );
-                assert_eq!(u32s(&out[2])[0], acc);
-                // chain_decode inverts it (1-D and 2-D; values of outliers are patched later)
-                if decode_unfit(bs, &lp, dstrip).is_none() {
-                    let (meta, payload) = (out[0].clone(), out[1].clone());
-                    let means_in = if centering == 1 { means.clone() } else { vec![0u8; 16] };
-                    for shared_scan in [0u32, 1] {
-                        if shared_scan == 0 && needs_workgroup_memory(tx / 32, true) {
-                            continue;
-                        }
-                        macro_rules! uparams {
-                            ($t:ident) => {
-                                bytemuck::bytes_of(&$t {
-                                    n: n as u32,
-                                    block_size: bs,
-                                    ntiles: tiles as u32,
-                                    qzigzag: qzz,
-                                    bzigzag: bzz,
-                                    centering,
-                                    nx,
-                                    ny,
-                                    nz,
-                                    tx,
-                                    ty,
-                                    tz,
-                                    ntx,
-                                    nty,
-                                    shared_scan,
-                                    eb: 0.05,
-                                    inv: 10.0,
-                                    step: 0.1,
-                                    one: 1.0,
-                                    ..Default::default()
-                                })
-                                .to_vec()
-                            };
-                        }
-                        let up = if f64v { uparams!(ChainUnpackParams64) } else { uparams!(ChainUnpackParams32) };
-                        // (chain_decode_ragged stores the field's values, no padding)
-                        let ragged = fzwgpu::kernels::chain::decode_ragged(&lp);
-                        let out_bytes = if f64v {
-                            n * 8
-                        } else if ragged {
-                            n * 4
-                        } else {
-                            (n * 4).next_multiple_of(16)
-                        };
-                        decoded += 1;
-                        ragged_decoded += ragged as u32;
-                        twin_check(
-                            &format!("{what} decode shared {shared_scan}"),
-                            if ragged { Kernel::ChainDecodeRagged } else { Kernel::ChainDecode },
-                            f64v,
-                            &up,
-                            &[
-                                B::In(meta.clone()),
-                                B::In(bytes32(&offs)),
-                                B::In(payload.clone()),
-                                B::In(means_in.clone()),
-                                B::Out(out_bytes),
-                            ],
-                            decode_groups(&lp).unwrap(),
-                        );
-                    }
-                }
-            }
-        }
+        let (d, r) = chain_geometry_matches_twins(&mut rng, (nx, ny, nz, tile, bs, walk));
+        decoded += d;
+        ragged_decoded += r;
     }
     assert!(decoded >= 40 && ragged_decoded >= 8, "chain_decode checked on {decoded} cases, {ragged_decoded} ragged");
 }
