@@ -19,9 +19,10 @@ pub fn encode_unfit(block_size: u32, _l: &LorenzoParams, max: u32) -> Option<Str
     None
 }
 
-/// Whether `chain_encode`'s invocations hold flat units (32 consecutive values of the
-/// field wherever they lie, walking one plane; `f_flat` in shaders/chain/encode.wgsl):
-/// tiles, or in 2-D/3-D rows, that are not whole units of 32.
+/// Whether the forward chain runs `chain_encode_flat` (shaders/chain/encode.wgsl with
+/// FLAT: invocations hold flat units, 32 consecutive values of the field wherever they
+/// lie, walking one plane) rather than `chain_encode`: tiles, or in 2-D/3-D rows, that
+/// are not whole units of 32.
 pub fn encode_flat(l: &LorenzoParams) -> bool {
     !l.tx.is_multiple_of(ENCODE_LANE) || (l.ny > 1 || l.nz > 1) && !l.nx.is_multiple_of(ENCODE_LANE)
 }
