@@ -942,9 +942,58 @@ fn szp_kernels_match_twins() {
     }
 }
 
+/// ChainParams32 / ChainParams64 bytes of the chain kernel tests (eb 0.05, step 0.1,
+/// the Quantizer's code limit of the element type): (centering, qzigzag, bzigzag), the
+/// geometry of `lp`, and (walk, shared_max, counts_at) of `chain_encode`.
+fn chain_test_params(
+    f64v: bool,
+    n: usize,
+    bs: u32,
+    (centering, qzigzag, bzigzag): (u32, u32, u32),
+    lp: &fzwgpu::kernels::params::LorenzoParams,
+    (walk, shared_max, counts_at): (u32, u32, u32),
+) -> Vec<u8> {
+    use fzwgpu::kernels::params::{ChainParams32, ChainParams64};
+    macro_rules! fill {
+        ($t:ident, $lim:expr) => {
+            bytemuck::bytes_of(&$t {
+                n: n as u32,
+                block_size: bs,
+                nblocks: n.div_ceil(bs as usize) as u32,
+                qzigzag,
+                bzigzag,
+                centering,
+                nx: lp.nx,
+                ny: lp.ny,
+                nz: lp.nz,
+                tx: lp.tx,
+                ty: lp.ty,
+                tz: lp.tz,
+                ntx: lp.ntx,
+                nty: lp.nty,
+                walk,
+                shared_max,
+                counts_at,
+                eb: 0.05,
+                inv: 10.0,
+                step: 0.1,
+                one: 1.0,
+                limit: $lim,
+                ..Default::default()
+            })
+            .to_vec()
+        };
+    }
+    if f64v {
+        fill!(ChainParams64, 2147483648.0)
+    } else {
+        fill!(ChainParams32, 16777216.0)
+    }
+}
+
 #[test]
 fn chain_kernels_match_twins() {
-    use fzwgpu::kernels::params::{ChainParams32, ChainParams64};
+    use fzwgpu::kernels::params::LorenzoParams;
     let mut rng = Rng(seed());
     for &(nx, ny, nz, tile, bs) in &[
         (5000u32, 1u32, 1u32, 128u32, 128u32),
@@ -969,55 +1018,8 @@ fn chain_kernels_match_twins() {
         let tiles = (ntx * nty * ntz) as usize;
         let nb = n.div_ceil(bs as usize);
         for (centering, qzz, bzz, f64v) in [(1u32, 0u32, 1u32, false), (0, 1, 0, false), (1, 0, 1, true)] {
-            let pb = if f64v {
-                let p = ChainParams64 {
-                    n: n as u32,
-                    block_size: bs,
-                    nblocks: nb as u32,
-                    qzigzag: qzz,
-                    bzigzag: bzz,
-                    centering,
-                    nx,
-                    ny,
-                    nz,
-                    tx,
-                    ty,
-                    tz,
-                    ntx,
-                    nty,
-                    eb: 0.05,
-                    inv: 10.0,
-                    step: 0.1,
-                    one: 1.0,
-                    limit: 2147483648.0,
-                    ..Default::default()
-                };
-                bytemuck::bytes_of(&p).to_vec()
-            } else {
-                let p = ChainParams32 {
-                    n: n as u32,
-                    block_size: bs,
-                    nblocks: nb as u32,
-                    qzigzag: qzz,
-                    bzigzag: bzz,
-                    centering,
-                    nx,
-                    ny,
-                    nz,
-                    tx,
-                    ty,
-                    tz,
-                    ntx,
-                    nty,
-                    eb: 0.05,
-                    inv: 10.0,
-                    step: 0.1,
-                    one: 1.0,
-                    limit: 16777216.0,
-                    ..Default::default()
-                };
-                bytemuck::bytes_of(&p).to_vec()
-            };
+            let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ..Default::default() };
+            let pb = chain_test_params(f64v, n, bs, (centering, qzz, bzz), &lp, (0, 0, 0));
             let data: Vec<u8> = if f64v { v.iter().flat_map(|&x| (x as f64).to_le_bytes()).collect() } else { f32_bytes(&v) };
             let out = twin_check(
                 "chain",
@@ -1061,7 +1063,7 @@ fn chain_kernels_match_twins() {
 /// cases checked (all, ragged).
 fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u32, u32, u32, u32, u32, u32)) -> (u32, u32) {
     use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent, needs_workgroup_memory};
-    use fzwgpu::kernels::params::{BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
+    use fzwgpu::kernels::params::{BitpackParams, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let (strip, dstrip) = (max_extent().unwrap(), max_extent().unwrap());
     let (mut decoded, mut ragged_decoded) = (0, 0);
     let n = (nx * ny * nz) as usize;
@@ -1088,37 +1090,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
             if shared_max == 0 && needs_workgroup_memory(lanes, true) {
                 continue;
             }
-            macro_rules! params {
-                ($t:ident, $lim:expr) => {
-                    bytemuck::bytes_of(&$t {
-                        n: n as u32,
-                        block_size: bs,
-                        nblocks: nb as u32,
-                        qzigzag: qzz,
-                        bzigzag: bzz,
-                        centering,
-                        nx,
-                        ny,
-                        nz,
-                        tx,
-                        ty,
-                        tz,
-                        ntx,
-                        nty,
-                        walk,
-                        shared_max,
-                        counts_at: counts_at as u32,
-                        eb: 0.05,
-                        inv: 10.0,
-                        step: 0.1,
-                        one: 1.0,
-                        limit: $lim,
-                        ..Default::default()
-                    })
-                    .to_vec()
-                };
-            }
-            let pb = if f64v { params!(ChainParams64, 2147483648.0) } else { params!(ChainParams32, 16777216.0) };
+            let pb = chain_test_params(f64v, n, bs, (centering, qzz, bzz), &lp, (walk, shared_max, counts_at as u32));
             // mask words, then counts (here starting at 7: the kernel adds to them)
             let mut qmask = vec![0xEEu8; counts_at * 4];
             qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
