@@ -74,11 +74,14 @@ fn unzz4(v: vec4<u32>) -> vec4<u32> {
 
 #ifdef RAGGED
 // The unit being read: its first value's block (0) and the next (1), the lane where
-// block 1 starts, block 0's position of the first value, the lanes inside the row.
+// block 1 starts, block 0's position of the first value, the lanes inside the row;
+// rg_row: values from the invocation's column to its row's end (set once by the
+// entry point: one division per invocation, not per step).
 var<private> rg_base0: u32;
 var<private> rg_base1: u32;
 var<private> rg_w0: u32;
 var<private> rg_w1: u32;
+var<private> rg_row: u32;
 var<private> rg_split: u32;
 var<private> rg_p0: u32;
 var<private> rg_valid: u32;
@@ -105,7 +108,7 @@ fn rcodes4(j: u32) -> vec4<u32> {
 
 // The residuals of the values from index i to the end of its row (at most 32; 0 after).
 fn residuals32(i: u32) -> V32 {
-    rg_valid = min(LANE, min(P.nx - i % P.nx, P.n - i));
+    rg_valid = min(LANE, min(rg_row, P.n - i));
     let b = i / P.block_size;
     rg_p0 = i % P.block_size;
     rg_split = min(LANE, P.block_size - rg_p0);
@@ -291,6 +294,9 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
     let u = g % units;
     let k = g / units;
     let x = u * LANE;
+#ifdef RAGGED
+    rg_row = P.nx - min(x, P.nx);
+#endif
     var y = 0u;
     var steps = 1u;
     var bands = 1u;
