@@ -1079,7 +1079,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
     let (tx, ty, tz) = (tile, if ny > 1 || nz > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
     let (ntx, nty, ntz) = (nx.div_ceil(tx), ny.div_ceil(ty), nz.div_ceil(tz));
     let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
-    assert_eq!(encode_unfit(bs, &lp, strip), None, "{nx}x{ny}x{nz} block {bs}");
+    assert_eq!(encode_unfit(bs, strip), None, "{nx}x{ny}x{nz} block {bs}");
     let groups = encode_groups(&lp, walk).unwrap();
     let tiles = (ntx * nty * ntz) as usize;
     let nb = n.div_ceil(bs as usize);

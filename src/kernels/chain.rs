@@ -8,10 +8,10 @@ use crate::kernels::params::LorenzoParams;
 /// Values per invocation of `chain_encode` (32 codes of w bits are w whole words).
 pub const ENCODE_LANE: u32 = 32;
 
-/// Whether `chain_encode` takes this geometry (the preconditions at the top of
-/// shaders/chain/encode.wgsl: a block size; any dims and tiles), or why not.
-/// `max`: [`max_extent`].
-pub fn encode_unfit(block_size: u32, _l: &LorenzoParams, max: u32) -> Option<String> {
+/// Whether `chain_encode` (or `chain_encode_flat`) takes this AdaptiveBitpack block
+/// size (the preconditions at the top of shaders/chain/encode.wgsl; they take any dims
+/// and tiles), or why not. `max`: [`max_extent`].
+pub fn encode_unfit(block_size: u32, max: u32) -> Option<String> {
     let bs = block_size;
     if !bs.is_power_of_two() || bs < ENCODE_LANE || bs > max {
         return Some(format!("block size {bs} is not a power of two in [{ENCODE_LANE}, {max}]"));
@@ -101,7 +101,7 @@ pub fn decode_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<Stri
     if l.nz > 1 {
         return Some("3-D fields decode with chain_unpack".into());
     }
-    if let Some(why) = encode_unfit(block_size, l, max).or_else(|| tiles_unfit(l)) {
+    if let Some(why) = encode_unfit(block_size, max).or_else(|| tiles_unfit(l)) {
         return Some(why);
     }
     if !max.is_multiple_of(l.tx) {

@@ -176,7 +176,7 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
     if crate::envcfg::switch("FZWGPU_CHAIN_ENCODE")? == Some(false) {
         return Ok(None);
     }
-    if encode_unfit(b.block_size, lp, max_extent()?).is_some() {
+    if encode_unfit(b.block_size, max_extent()?).is_some() {
         return Ok(None);
     }
     // the block slots (whole blocks of u32 words) must fit one binding
@@ -298,7 +298,7 @@ pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
 pub fn forward_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<String> {
     let dims = l.dims?;
     let max = crate::kernels::chain::max_extent().ok()?;
-    if l.params(dims).ok().is_some_and(|lp| crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none()) {
+    if l.params(dims).is_ok() && crate::kernels::chain::encode_unfit(b.block_size, max).is_none() {
         return None;
     }
     (!l.centering && dims.rank() > 1)
@@ -543,7 +543,7 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
             (Some(_), Some(b)) if forward_prefers_staged(l, b).is_some() => {
                 format!("stages it ({})", forward_prefers_staged(l, b).unwrap_or_default())
             }
-            (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, &lp, max).is_none() => {
+            (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, max).is_none() => {
                 let k = if crate::kernels::chain::encode_flat(&lp) { "chain_encode_flat" } else { "chain_encode" };
                 format!("fuses it ({k}) when the field fits one binding")
             }

@@ -251,7 +251,7 @@ fn encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let l = &p.l;
     let strip = max_extent()?;
     need(p.base == 0 && p.n as u64 == l.nx as u64 * l.ny as u64 * l.nz as u64, "chain_encode: one dispatch over the whole field")?;
-    if let Some(why) = encode_unfit(p.block_size, l, strip) {
+    if let Some(why) = encode_unfit(p.block_size, strip) {
         return Err(Error::Device(format!("chain_encode: {why}")));
     }
     need(
