@@ -168,12 +168,24 @@ fn codes4(i: u32) -> vec4<u32> {
 #else
     var w = vec4<u32>(0u);
 #ifdef FLAT
-    if (i < P.n && i + 4u <= P.n && (i & 3u) == 0u) {
+    let s = i & 3u;
+    let a = i - s;
+    if (i < P.n && i + 4u <= P.n && s == 0u) {
+        w = data4[i / 4u];
+    } else if (i < P.n && a + 8u <= P.n) {
+        // four values that are not 16-byte aligned (a flat unit's row or plane above
+        // when nx or nx * ny is not a multiple of 4; s is the same in every invocation
+        // of the dispatch): two aligned loads and a shift, not four scalar loads
+        let lo = data4[a / 4u];
+        let hi = data4[a / 4u + 1u];
+        w = select(select(vec4<u32>(lo.w, hi.x, hi.y, hi.z), vec4<u32>(lo.z, lo.w, hi.x, hi.y), s == 2u),
+                   vec4<u32>(lo.y, lo.z, lo.w, hi.x), s == 1u);
+    } else {
 #else
     if (i + 4u <= P.n && (i & 3u) == 0u) {
-#endif
         w = data4[i / 4u];
     } else {
+#endif
         if (i < P.n) {
             w.x = data_u[i];
         }
