@@ -73,6 +73,8 @@ pub struct Recorder<'b> {
     pub replays: u32,
     /// See `RunOptions::timing_batched`.
     pub replays_batched: bool,
+    /// See `RunOptions::timing_preheat_ms`.
+    pub preheat_ms: u32,
     /// Wall seconds spent in `submit` (recording, submission, waiting, readbacks).
     pub submit_seconds: f64,
     /// Wall seconds spent creating (or taking from the pool) this run's buffers.
@@ -90,6 +92,7 @@ impl<'b> Recorder<'b> {
             submissions: 0,
             replays: 0,
             replays_batched: false,
+            preheat_ms: 0,
             submit_seconds: 0.0,
             alloc_seconds: 0.0,
         }
@@ -206,11 +209,13 @@ impl<'b> Recorder<'b> {
                 commands.extend(rec.commands.iter().cloned());
             }
             let again = Recording { commands, readbacks: Vec::new() };
+            self.preheat(&again, t)?;
             if let Some(span) = self.backend.submit(&again)?.kernel_seconds {
                 t = Some(span / n as f64);
             }
         } else if self.replays > 0 && t.is_some() {
             let again = Recording { commands: rec.commands.clone(), readbacks: Vec::new() };
+            self.preheat(&again, t)?;
             let mut ts = Vec::new();
             for _ in 0..self.replays {
                 ts.extend(self.backend.submit(&again)?.kernel_seconds);
@@ -223,6 +228,23 @@ impl<'b> Recorder<'b> {
         }
         self.results.extend(sub.readbacks);
         self.submit_seconds += t0.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Untimed submissions of `again` until `preheat_ms` of device time have run
+    /// (`first`: the device seconds of the submission just timed, counted towards it);
+    /// at most 1000 submissions, and none where the backend gives no kernel times.
+    fn preheat(&self, again: &Recording, first: Option<f64>) -> Result<()> {
+        let goal = f64::from(self.preheat_ms) / 1e3;
+        let mut heat = first.unwrap_or(0.0);
+        let mut left = 1000;
+        while heat < goal && left > 0 {
+            match self.backend.submit(again)?.kernel_seconds {
+                Some(s) => heat += s,
+                None => break,
+            }
+            left -= 1;
+        }
         Ok(())
     }
 

@@ -320,6 +320,7 @@ impl CudaBackend {
             storage_align: 256,
             loop_limit: None,
             coalesce,
+            software: false,
         };
         Ok(CudaBackend {
             info,

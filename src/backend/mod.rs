@@ -63,6 +63,9 @@ pub struct BackendInfo {
     /// the CUDA backend: on there, off through wgpu, `FZWGPU_COALESCE` overrides); the
     /// host reads it where a variant changes the dispatch (`chain_scan_x`'s SEGS).
     pub coalesce: bool,
+    /// The adapter computes on the host's CPU: the cpu backend, and wgpu adapters of
+    /// device type Cpu (lavapipe/llvmpipe). `bench` skips its pre-heat there.
+    pub software: bool,
 }
 
 /// Mesa gallivm's `LP_MAX_TGSI_LOOP_ITERATIONS`: llvmpipe and lavapipe stop every loop

@@ -155,6 +155,15 @@ enum Cmd {
         /// the next one)
         #[arg(long, default_value = "batched")]
         replay_mode: String,
+        /// Before each submission's timed replays, replay it untimed until this many
+        /// milliseconds of device time have run (the submission's first run counts),
+        /// so the device is timed at its sustained clocks: NVIDIA's driver lowers the
+        /// clocks through Vulkan within a second or two of idling (the host phases
+        /// between runs) and raises them only after 100-300 ms of load. 0: none.
+        /// Default: 500 on GPUs, 0 on adapters that compute on the CPU (lavapipe,
+        /// llvmpipe, the cpu backend).
+        #[arg(long)]
+        preheat_ms: Option<u32>,
         /// Fusion of Quantizer -> Lorenzo -> AdaptiveBitpack chains: off, auto or force
         /// (compare the fused and staged kernels; the archives are the same).
         #[arg(long, default_value = "auto")]
@@ -599,6 +608,7 @@ fn run(cli: Cli) -> Result<()> {
             reps,
             replays,
             replay_mode,
+            preheat_ms,
             fusion,
             scan,
             json,
@@ -613,7 +623,7 @@ fn run(cli: Cli) -> Result<()> {
                 other => return Err(Error::Config(format!("replay mode '{other}' (separate or batched)"))),
             };
             let fields = bench_fields(input, dims, &dtype, tile, &size, fields, data_dir)?;
-            bench(fields, presets, eb, &mode, warmup, reps, (replays, batched), &fusion, json, &dev)
+            bench(fields, presets, eb, &mode, warmup, reps, (replays, batched, preheat_ms), &fusion, json, &dev)
         }
         Cmd::KernelSource { name, f64, no_subgroups, cuda, cubin } => {
             use fzwgpu::kernels::{self, Kernel, Variant};
@@ -970,13 +980,14 @@ fn bench(
     mode: &str,
     warmup: usize,
     reps: usize,
-    (replays, batched): (u32, bool),
+    (replays, batched, preheat_ms): (u32, bool, Option<u32>),
     fusion: &str,
     json: Option<PathBuf>,
     dev: &DevArgs,
 ) -> Result<()> {
     let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
     let be = open_backend(dev)?;
+    let preheat_ms = preheat_ms.unwrap_or(if be.info().software { 0 } else { 500 });
     let names: Vec<String> = match presets {
         Some(p) => p.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => config::PRESETS.iter().map(|p| p.0.to_string()).collect(),
@@ -993,7 +1004,20 @@ fn bench(
     // reported and the others still run; the command then fails with the list
     let mut failed: Vec<String> = Vec::new();
     for (field, source) in &fields {
-        bench_field(be.as_ref(), &info, field, source, &names, bound, warmup, reps, (replays, batched), fusion, &mut out, &mut failed)?;
+        bench_field(
+            be.as_ref(),
+            &info,
+            field,
+            source,
+            &names,
+            bound,
+            warmup,
+            reps,
+            (replays, batched, preheat_ms),
+            fusion,
+            &mut out,
+            &mut failed,
+        )?;
     }
     println!(
         "GB/s of input; 'k' = kernel time on a device-resident field (GPU timestamps over back-to-back replays, see 'kernel replays' above; cpu: compute wall time), 'e2e' = host to host (upload, kernels, download)."
@@ -1021,7 +1045,7 @@ fn bench_field(
     bound: ErrorBound,
     warmup: usize,
     reps: usize,
-    (replays, batched): (u32, bool),
+    (replays, batched, preheat_ms): (u32, bool, u32),
     fusion: fzwgpu::stages::FusionPolicy,
     out: &mut Option<std::fs::File>,
     failed: &mut Vec<String>,
@@ -1038,7 +1062,7 @@ fn bench_field(
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
     // busy at its sustained clocks; end-to-end times from host-to-host runs
-    let timing = RunOptions { timing_replays: replays, timing_batched: batched, ..opts.clone() };
+    let timing = RunOptions { timing_replays: replays, timing_batched: batched, timing_preheat_ms: preheat_ms, ..opts.clone() };
     let resident = fzwgpu::DeviceField::upload(be, field)?;
     let copies = copy_seconds(be, &field.bytes, reps.max(1))?;
     let (up_s, down_s, down_best_s) = (copies.up_s, copies.down_s, copies.best_down_s());
@@ -1051,7 +1075,7 @@ fn bench_field(
         reps.max(1)
     );
     println!(
-        "offset scan: {} (--scan); kernel replays: {replays} {} (--replays, --replay-mode)",
+        "offset scan: {} (--scan); kernel replays: {replays} {}, after {preheat_ms} ms of untimed replays (--replays, --replay-mode, --preheat-ms)",
         fzwgpu::kernels::scan::scan_mode().name(),
         if batched { "batched in one submission, mean" } else { "separate submissions, median" }
     );
@@ -1079,6 +1103,7 @@ fn bench_field(
             p.options.fusion = fusion;
             p.options.timing_replays = replays;
             p.options.timing_batched = batched;
+            p.options.timing_preheat_ms = preheat_ms;
             for _ in 0..warmup {
                 let c = p.compress_device(&resident)?;
                 fzwgpu::decompress_device(be, &c.bytes, &timing)?;
@@ -1198,6 +1223,7 @@ fn bench_field(
                     "version": env!("CARGO_PKG_VERSION"),
                     "replays": replays,
                     "replay_mode": if batched { "batched" } else { "separate" },
+                    "preheat_ms": preheat_ms,
                     "fusion": format!("{fusion:?}").to_lowercase(),
                     "scan": fzwgpu::kernels::scan::scan_mode().name(),
                     "warmup": warmup,

@@ -533,6 +533,7 @@ impl Pipeline {
         let mut r = Recorder::new(be);
         r.replays = opts.timing_replays;
         r.replays_batched = opts.timing_batched;
+        r.preheat_ms = opts.timing_preheat_ms;
         let t_setup = t0.elapsed().as_secs_f64();
         let mut t_upload = 0.0;
         let external = match input {
@@ -1029,6 +1030,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     let mut r = Recorder::new(be);
     r.replays = opts.timing_replays;
     r.replays_batched = opts.timing_batched;
+    r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
     // one host copy of what the stages read of their archived buffers on the host

@@ -199,6 +199,12 @@ pub struct RunOptions {
     /// span / replays). False (the default): each replay is its own submission, waited
     /// for, and the median counts.
     pub timing_batched: bool,
+    /// Benchmarking: before each submission's timed replays, replay it untimed until
+    /// this many milliseconds of device time have run, so a device that lowers its
+    /// clocks while idle (NVIDIA through Vulkan: down to 345 MHz within about 2 s of
+    /// idling, and back up only after 100-300 ms of load) is timed at its sustained
+    /// clocks. 0 (the default): no pre-heat.
+    pub timing_preheat_ms: u32,
 }
 
 /// A compression stage.

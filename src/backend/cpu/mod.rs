@@ -145,6 +145,7 @@ impl CpuBackend {
                 storage_align: 4,
                 loop_limit: None,
                 coalesce: false,
+                software: true,
             },
             slab: Mutex::new(Slab::default()),
         }

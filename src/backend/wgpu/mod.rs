@@ -231,6 +231,7 @@ impl WgpuBackend {
             loop_limit: (ainfo.name.to_lowercase().contains("llvmpipe") || ainfo.driver.to_lowercase().contains("llvmpipe"))
                 .then_some(super::LLVMPIPE_LOOP_LIMIT),
             coalesce,
+            software: ainfo.device_type == wgpu::DeviceType::Cpu,
         };
         Ok(WgpuBackend {
             info,
