@@ -163,11 +163,17 @@ fn pack_code(pk: ptr<function, Packer>, c: u32, w: u32, wbase: u32, base: u32, n
     }
 }
 
+// Four codes of w bits; for w <= 8 as one piece of 4 w bits (the same bit string in a
+// quarter of the packer's dependent steps).
 fn pack_vec(pk: ptr<function, Packer>, c: vec4<u32>, w: u32, wbase: u32, base: u32, nw: u32, skip0: bool) {
-    pack_code(pk, c.x, w, wbase, base, nw, skip0);
-    pack_code(pk, c.y, w, wbase, base, nw, skip0);
-    pack_code(pk, c.z, w, wbase, base, nw, skip0);
-    pack_code(pk, c.w, w, wbase, base, nw, skip0);
+    if (w <= 8u) {
+        pack_code(pk, c.x | (c.y << w) | (c.z << (2u * w)) | (c.w << (3u * w)), 4u * w, wbase, base, nw, skip0);
+    } else {
+        pack_code(pk, c.x, w, wbase, base, nw, skip0);
+        pack_code(pk, c.y, w, wbase, base, nw, skip0);
+        pack_code(pk, c.z, w, wbase, base, nw, skip0);
+        pack_code(pk, c.w, w, wbase, base, nw, skip0);
+    }
 }
 
 fn raw_unit(u: Unit, at: u32) {
