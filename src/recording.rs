@@ -233,12 +233,14 @@ impl<'b> Recorder<'b> {
 
     /// Untimed submissions of `again` until `preheat_ms` of device time have run
     /// (`first`: the device seconds of the submission just timed, counted towards it);
-    /// at most 1000 submissions, and none where the backend gives no kernel times.
+    /// none where the backend gives no kernel times, and none past twice `preheat_ms`
+    /// of wall time or 1000 submissions (tiny submissions, whose time is the launch).
     fn preheat(&self, again: &Recording, first: Option<f64>) -> Result<()> {
         let goal = f64::from(self.preheat_ms) / 1e3;
+        let t0 = std::time::Instant::now();
         let mut heat = first.unwrap_or(0.0);
         let mut left = 1000;
-        while heat < goal && left > 0 {
+        while heat < goal && left > 0 && t0.elapsed().as_secs_f64() < 2.0 * goal {
             match self.backend.submit(again)?.kernel_seconds {
                 Some(s) => heat += s,
                 None => break,

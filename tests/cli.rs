@@ -314,10 +314,11 @@ fn bench_prints_a_table_and_appends_json() {
     assert_eq!(c, 1);
     assert!(e.contains("scan 'bogus'"), "{e}");
     // kernel replays in separate submissions or batched into one: both time the
-    // kernels through the GPU's timestamps and say which they used
+    // kernels through the GPU's timestamps and say which they used; the pre-heat is
+    // given (separate) or left to its default, none on a CPU adapter such as lavapipe
     let rm_out = tmp("bench-replays.jsonl");
     let _ = std::fs::remove_file(&rm_out);
-    for m in ["separate", "batched"] {
+    for (m, heat) in [("separate", "--preheat-ms=20"), ("batched", "--fusion=auto")] {
         let (c, o, e) = run(&[
             "bench",
             "--size",
@@ -336,6 +337,7 @@ fn bench_prints_a_table_and_appends_json() {
             "3",
             "--replay-mode",
             m,
+            heat,
             "--json",
             rm_out.to_str().unwrap(),
         ]);
@@ -345,6 +347,7 @@ fn bench_prints_a_table_and_appends_json() {
     let recs: Vec<serde_json::Value> =
         std::fs::read_to_string(&rm_out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(recs.iter().map(|r| r["replay_mode"].as_str().unwrap()).collect::<Vec<_>>(), ["separate", "batched"]);
+    assert_eq!(recs.iter().map(|r| r["preheat_ms"].as_u64().unwrap()).collect::<Vec<_>>(), [20, 0], "{recs:?}");
     assert!(recs.iter().all(|r| r["compress_kernel_gbps"].as_f64().is_some_and(|g| g > 0.0)), "{recs:?}");
     let (c, _, e) = run(&["bench", "--size", "1M", "--backend", "cpu", "--presets", "szx", "--replay-mode", "bogus"]);
     assert_eq!(c, 1);

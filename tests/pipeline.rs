@@ -268,3 +268,26 @@ fn compress_into_reuses_memory_and_writes_the_same_archive() {
         }
     }
 }
+
+/// `RunOptions::timing_preheat_ms`: untimed replays run before the timed ones (at
+/// least that much device time, or twice it of wall time, per submission), and the
+/// archive is the one of a plain run.
+#[test]
+fn timing_preheat_runs_before_the_timed_replays() {
+    let v: Vec<f32> = (0..200_000).map(|i| (i as f32 * 1e-3).cos()).collect();
+    let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
+    let be = gpu();
+    let mut p = Pipeline::from_preset("szx").unwrap();
+    let plain = p.compress(be.as_ref(), &f).unwrap().bytes;
+    for batched in [true, false] {
+        p.options.timing_replays = 2;
+        p.options.timing_batched = batched;
+        p.options.timing_preheat_ms = 150;
+        let t = std::time::Instant::now();
+        let c = p.compress(be.as_ref(), &f).unwrap();
+        let took = t.elapsed();
+        assert!(c.bytes == plain, "replays and pre-heat leave the archive unchanged");
+        assert!(c.report.kernel_seconds.is_some_and(|s| s > 0.0));
+        assert!(took >= std::time::Duration::from_millis(150), "batched {batched}: {took:?}");
+    }
+}
