@@ -156,7 +156,8 @@ enum Cmd {
         #[arg(long, default_value = "batched")]
         replay_mode: String,
         /// Before each submission's timed replays, replay it untimed until this many
-        /// milliseconds of device time have run (the submission's first run counts),
+        /// milliseconds of device time have run (the submission's first run counts;
+        /// at most twice that of wall time and 1000 submissions),
         /// so the device is timed at its sustained clocks: NVIDIA's driver lowers the
         /// clocks through Vulkan within a second or two of idling (the host phases
         /// between runs) and raises them only after 100-300 ms of load. 0: none.
