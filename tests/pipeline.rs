@@ -277,6 +277,9 @@ fn timing_preheat_runs_before_the_timed_replays() {
     let v: Vec<f32> = (0..200_000).map(|i| (i as f32 * 1e-3).cos()).collect();
     let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
     let be = gpu();
+    // (bench pre-heats by default only where the adapter is not the CPU: lavapipe is)
+    assert_eq!(be.info().software, be.info().adapter.to_lowercase().contains("llvmpipe"), "{:?}", be.info().adapter);
+    assert!(fzwgpu::Backend::info(&fzwgpu::backend::cpu::CpuBackend::new()).software);
     let mut p = Pipeline::from_preset("szx").unwrap();
     let plain = p.compress(be.as_ref(), &f).unwrap().bytes;
     for batched in [true, false] {
