@@ -942,6 +942,28 @@ fn szp_kernels_match_twins() {
     }
 }
 
+/// ChainUnpackParams32 / ChainUnpackParams64 of the chain decode tests: the geometry
+/// (n, block size, tiles, (nx, ny, nz, tx, ty, tz, ntx, nty)) and the fields given.
+macro_rules! unpack_params {
+    ($t:ident, $n:expr, $bs:expr, $ntiles:expr, ($nx:expr, $ny:expr, $nz:expr, $tx:expr, $ty:expr, $tz:expr, $ntx:expr, $nty:expr) { $($f:ident: $v:expr),* $(,)? }) => {
+        $t {
+            n: $n as u32,
+            block_size: $bs,
+            ntiles: $ntiles as u32,
+            nx: $nx,
+            ny: $ny,
+            nz: $nz,
+            tx: $tx,
+            ty: $ty,
+            tz: $tz,
+            ntx: $ntx,
+            nty: $nty,
+            $($f: $v,)*
+            ..Default::default()
+        }
+    };
+}
+
 /// ChainParams32 / ChainParams64 bytes of the chain kernel tests (eb 0.05, step 0.1,
 /// the Quantizer's code limit of the element type): (centering, qzigzag, bzigzag), the
 /// geometry of `lp`, and (walk, shared_max, counts_at) of `chain_encode`.
@@ -1155,28 +1177,16 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                     }
                     macro_rules! uparams {
                         ($t:ident) => {
-                            bytemuck::bytes_of(&$t {
-                                n: n as u32,
-                                block_size: bs,
-                                ntiles: tiles as u32,
+                            bytemuck::bytes_of(&unpack_params!($t, n, bs, tiles, (nx, ny, nz, tx, ty, tz, ntx, nty) {
                                 qzigzag: qzz,
                                 bzigzag: bzz,
-                                centering,
-                                nx,
-                                ny,
-                                nz,
-                                tx,
-                                ty,
-                                tz,
-                                ntx,
-                                nty,
-                                shared_scan,
+                                centering: centering,
+                                shared_scan: shared_scan,
                                 eb: 0.05,
                                 inv: 10.0,
                                 step: 0.1,
                                 one: 1.0,
-                                ..Default::default()
-                            })
+                            }))
                             .to_vec()
                         };
                     }
@@ -1348,23 +1358,7 @@ fn chain_unpack_matches_twin() {
         for (f64v, centering) in [(false, 1u32), (true, 0u32)] {
             macro_rules! uparams {
                 ($t:ident { $($f:ident: $v:expr),* }) => {
-                    $t {
-                        n: n as u32,
-                        block_size: bs,
-                        ntiles: ntiles as u32,
-                        nx,
-                        ny,
-                        nz,
-                        tx,
-                        ty,
-                        tz,
-                        ntx,
-                        nty,
-                        bzigzag: 1,
-                        centering,
-                        $($f: $v,)*
-                        ..Default::default()
-                    }
+                    unpack_params!($t, n, bs, ntiles, (nx, ny, nz, tx, ty, tz, ntx, nty) { bzigzag: 1, centering: centering, $($f: $v),* })
                 };
             }
             // the integer fields (chain_scan_x reads only these, in the float32 layout)

@@ -69,6 +69,8 @@ pub fn record_forward(
     let PackBuffers { g, meta, totals_w, widths, cost, offsets, tidx, mut parts } = b.forward_buffers(r, n, opts)?;
     let data = BufSlice::new(input.buf, input.offset, n * sz);
     let plan = encode_plan(b, &lp, r)?.filter(|_| q.premask_fits(r, n, opts));
+    // the one-pass kernel of this geometry (when the plan runs one)
+    let one_pass = if crate::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode };
     let q_out;
     if let Some((walk, shared_max)) = plan {
         // one pass over the field (chain_encode: residual widths, block bodies in
@@ -95,8 +97,7 @@ pub fn record_forward(
             means_w,
             BufSlice::new(qmask, 0, 4 * (counts_at + groups256)),
         ];
-        let k = if crate::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode };
-        r.dispatch_bytes(k, f64v, &p, &enc, groups)?;
+        r.dispatch_bytes(one_pass, f64v, &p, &enc, groups)?;
         q.skip_codes = true;
         q.premasked = Some((qmask, 4 * counts_at));
         let out = q.record_forward(r, inputs, opts);
@@ -149,11 +150,7 @@ pub fn record_forward(
     if l.centering {
         l_out.push(PortData::Device { slice: means_w, len: 4 * tiles, host: None });
     }
-    let kernels = match plan {
-        Some(_) if crate::kernels::chain::encode_flat(&lp) => "chain_encode_flat",
-        Some(_) => "chain_encode",
-        None => "chain_width+chain_pack",
-    };
+    let kernels = if plan.is_some() { one_pass.name() } else { "chain_width+chain_pack" };
     Ok(FusedForward { ports: [q_out, l_out, vec![PortData::Deferred { parts }]], kernels, walk: plan.map(|(walk, _)| walk) })
 }
 
