@@ -1250,7 +1250,7 @@ fn chain_encode_and_compact_match_twins() {
     let mut rng = Rng(seed());
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
     // ragged tile bands, partial strips, block maxima by shuffles and through memory
-    for &(nx, ny, nz, tile, bs, walk) in &[
+    for &(nx, ny, nz, tile, bs, walk) in [
         (5003u32, 1u32, 1u32, 128u32, 128u32, 1u32),
         (70, 1, 1, 32, 32, 1),
         (256, 131, 1, 128, 128, 32),
@@ -1288,7 +1288,19 @@ fn chain_encode_and_compact_match_twins() {
         // ragged rows in several bands of tile rows (chain_decode_ragged)
         (100, 70, 1, 32, 64, 1),
         (250, 65, 1, 32, 32, 1),
-    ] {
+        // rows starting at every offset mod 4 whose last unit holds fewer values than
+        // precede its first 16-byte boundary (1 or 2 values), or 24-27 values
+        (33, 41, 1, 32, 32, 1),
+        (66, 37, 1, 64, 32, 1),
+        (1, 1000, 1, 32, 32, 1),
+        (2, 600, 1, 32, 32, 1),
+        (91, 30, 1, 32, 32, 1),
+    ]
+    .iter()
+    // chain_decode_ragged's last piece of every length: rows of 4k + 1 values past a
+    // whole unit, starting at every offset mod 4
+    .chain(&(0..8u32).map(|k| (33 + 4 * k, 24, 1, 32, 32, 1)).collect::<Vec<_>>())
+    {
         let (d, r) = chain_geometry_matches_twins(&mut rng, (nx, ny, nz, tile, bs, walk));
         decoded += d;
         ragged_decoded += r;

@@ -254,6 +254,100 @@ fn store_rows(lid: u32) {
     workgroupBarrier();
 }
 #else
+#ifdef RAGGED
+// Ragged rows without COALESCE: the values i .. i + st_cnt - 1 go out as whole 16-byte
+// stores where four of them fill an aligned piece, and as component stores at the two
+// ends (the pieces they share with the neighbouring rows' invocations). Row starts are
+// not 16-byte aligned: piece m holds values h + 4 m .. h + 4 m + 3 (h = the values
+// before the first aligned index), taken from two of the invocation's vec4s by h.
+var<private> st_cnt: u32;
+
+fn dq4(c: vec4<u32>) -> vec4<u32> {
+    return bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
+}
+
+// values h .. h + 3 of a followed by b
+fn funnel(a: vec4<u32>, b: vec4<u32>, h: u32) -> vec4<u32> {
+    return select(select(select(a, vec4<u32>(a.y, a.z, a.w, b.x), h == 1u), vec4<u32>(a.z, a.w, b.x, b.y), h == 2u),
+                  vec4<u32>(a.w, b.x, b.y, b.z), h == 3u);
+}
+
+// piece m (at aligned word index `at`) when all four of its values are the row's;
+// otherwise its first `t` components (t < 4)
+fn put_piece(at: u32, v: vec4<u32>, t: u32) {
+    if (t >= 4u) {
+        out[at] = v;
+    } else {
+        if (t > 0u) {
+            out[at].x = v.x;
+        }
+        if (t > 1u) {
+            out[at].y = v.y;
+        }
+        if (t > 2u) {
+            out[at].z = v.z;
+        }
+    }
+}
+
+fn store32(i: u32, c: V32) {
+    let cnt = st_cnt;
+    let a0 = dq4(c.v0);
+    let s = i & 3u;
+    let h = min((4u - s) & 3u, cnt);
+    // the head: values 0 .. h - 1 into components s .. s + h - 1 of piece i / 4
+    let k = i / 4u;
+    if (s == 1u) {
+        out[k].y = a0.x;
+        if (h > 1u) {
+            out[k].z = a0.y;
+        }
+        if (h > 2u) {
+            out[k].w = a0.z;
+        }
+    } else if (s == 2u) {
+        out[k].z = a0.x;
+        if (h > 1u) {
+            out[k].w = a0.y;
+        }
+    } else if (s == 3u) {
+        out[k].w = a0.x;
+    }
+    let a1 = dq4(c.v1);
+    let a2 = dq4(c.v2);
+    let a3 = dq4(c.v3);
+    let a4 = dq4(c.v4);
+    let a5 = dq4(c.v5);
+    let a6 = dq4(c.v6);
+    let a7 = dq4(c.v7);
+    let z = vec4<u32>(0u);
+    // pieces from the first aligned index; piece m holds values h + 4 m ..
+    let at = (i + h) / 4u;
+    let left = cnt - h;
+    put_piece(at, funnel(a0, a1, h), left);
+    if (left > 4u) {
+        put_piece(at + 1u, funnel(a1, a2, h), left - 4u);
+    }
+    if (left > 8u) {
+        put_piece(at + 2u, funnel(a2, a3, h), left - 8u);
+    }
+    if (left > 12u) {
+        put_piece(at + 3u, funnel(a3, a4, h), left - 12u);
+    }
+    if (left > 16u) {
+        put_piece(at + 4u, funnel(a4, a5, h), left - 16u);
+    }
+    if (left > 20u) {
+        put_piece(at + 5u, funnel(a5, a6, h), left - 20u);
+    }
+    if (left > 24u) {
+        put_piece(at + 6u, funnel(a6, a7, h), left - 24u);
+    }
+    if (left > 28u) {
+        put_piece(at + 7u, funnel(a7, z, h), left - 28u);
+    }
+}
+#else
 fn store4(i: u32, c: vec4<u32>) {
     if (i < P.n) {
         out[i / 4u] = bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
@@ -261,8 +355,10 @@ fn store4(i: u32, c: vec4<u32>) {
 }
 #endif
 #endif
+#endif
 
 #ifndef COALESCE
+#ifdef F64
 fn store32(i: u32, c: V32) {
     store4(i, c.v0);
     store4(i + 4u, c.v1);
@@ -273,6 +369,20 @@ fn store32(i: u32, c: V32) {
     store4(i + 24u, c.v6);
     store4(i + 28u, c.v7);
 }
+#else
+#ifndef RAGGED
+fn store32(i: u32, c: V32) {
+    store4(i, c.v0);
+    store4(i + 4u, c.v1);
+    store4(i + 8u, c.v2);
+    store4(i + 12u, c.v3);
+    store4(i + 16u, c.v4);
+    store4(i + 20u, c.v5);
+    store4(i + 24u, c.v6);
+    store4(i + 28u, c.v7);
+}
+#endif
+#endif
 #endif
 
 // invocation totals for the tile-row scans through workgroup memory (by step parity)
@@ -358,7 +468,11 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
 #else
         if (on) {
 #ifdef RAGGED
+#ifdef F64
             st_end = i + rg_valid;
+#else
+            st_cnt = rg_valid;
+#endif
 #endif
             store32(i, v32_add(prefix32(col, before), v32_splat(head)));
         }

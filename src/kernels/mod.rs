@@ -234,14 +234,13 @@ impl Kernel {
     /// geometries run the code they were tuned with (round 17 measured 3-7% slower CUDA
     /// and 16-20% slower Vulkan compression with flat units inside `chain_encode`).
     /// `chain_encode_flat`: `chain_encode` with `FLAT` (flat units);
-    /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32)
-    /// and in float32 `COALESCE` (its rows start anywhere: stores through workgroup
-    /// memory).
-    pub fn defines(self, f64: bool) -> &'static [&'static str] {
+    /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32;
+    /// float32 stores through workgroup memory where the backend coalesces, else
+    /// aligned 16-byte pieces with component stores at the row's ends).
+    pub fn defines(self, _f64: bool) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
-            Kernel::ChainDecodeRagged if f64 => &["RAGGED"],
-            Kernel::ChainDecodeRagged => &["RAGGED", "COALESCE"],
+            Kernel::ChainDecodeRagged => &["RAGGED"],
             _ => &[],
         }
     }
@@ -249,7 +248,7 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainDecode | Kernel::ChainScanX)
+        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainScanX)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
