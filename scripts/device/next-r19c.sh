@@ -2,8 +2,8 @@
 # Round 19, calls 2 and 3 (kit: bash scripts/device/kit.sh at main with the ragged-shift
 # stores merged).
 #   bash .device/next-r19c.sh wgpu : the kernel, fusion and adversarial SZp tests through
-#     Vulkan; validation.sh of both chain presets through Vulkan (the 48602x12 and
-#     999x999 fields decode with chain_decode_ragged's new stores); then README's table
+#     Vulkan; validation.sh of both chain presets through Vulkan (its small real fields
+#     decode with chain_scan under auto: this checks the rest); then README's table
 #     (next-r19b.sh's fields and presets) once through Vulkan with the pre-heat
 #   bash .device/next-r19c.sh cuda : the same tests through CUDA, the table once more
 #     through Vulkan, then once through CUDA
