@@ -43,3 +43,15 @@ FZWGPU_SCAN=lookback cargo test --release --test kernels --test stages --test fu
 # and real fields go through the other encoder)
 echo "== presets, chunks and real fields with FZWGPU_SZX_TEAM8=off"
 FZWGPU_SZX_TEAM8=off cargo test --release --test adversarial --test chunks --test real_data "$@"
+# the device probe scripts/device/probes/vkstats (its own crate): every kernel's
+# pipeline, as wgpu-hal builds it for Vulkan and in the probe's three other forms, must
+# build on this adapter (lavapipe has no pipeline statistics; the H200 runs print them)
+echo "== vkstats probe: every kernel's pipelines build"
+(cd scripts/device/probes/vkstats && CARGO_TARGET_DIR=../../../../target cargo build --release --locked)
+for v in "" --f64 --coalesce --no-subgroups; do
+  out=$(target/release/vkstats $v)
+  want=$(( $(target/release/fzwgpu kernel-source | grep -c .) * 4 ))
+  got=$(echo "$out" | grep -cE "pipeline built|\] ")
+  echo "vkstats $v: $got of $want pipelines"
+  [ "$got" -eq "$want" ] || { echo "$out" | grep -vE "pipeline built|\] " | head; exit 1; }
+done

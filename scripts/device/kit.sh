@@ -24,6 +24,10 @@ build() { # output suffix
 build ""
 # the host-memory probe (no dependencies)
 rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-probe"
+# the Vulkan driver's statistics of the kernels (scripts/device/probes/vkstats: its own
+# crate, default features, built into this target directory as scripts/test.sh does)
+(cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
+cp target/release/vkstats "$stage/vkstats"
 # another CLI per KIT_B / KIT_C (fzwgpu-b, fzwgpu-c)
 for kv in "b:${KIT_B:-}" "c:${KIT_C:-}"; do
   suf=${kv%%:*}; what=${kv#*:}

@@ -10,7 +10,20 @@
 # through both backends, five batched replays, one repetition; then NVRTC's register and
 # instruction counts of `chain_encode` and `szx_encode8` are in the kit's cubin cache.
 # Prints the batched (x5) per-kernel lines of the last run of each preset.
+# Before the profiles: vkstats (scripts/device/probes/vkstats, below).
 source .device/setup.sh
+# 1. The Vulkan driver's own statistics (VK_KHR_pipeline_executable_properties) of the
+#    kernels as wgpu builds them, and with the device's robustness off (with naga's
+#    clamps, and with no checks at all): registers and instruction counts to set
+#    beside NVRTC's (`cuobjdump -res-usage`); the internal representation of
+#    szx_encode8 and chain_encode where the driver offers one (files in $OUT)
+k="szx_encode8 chain_encode chain_encode_flat chain_decode chain_decode_ragged chain_compact szx_compact szx_range_partial chain_scan_x"
+timeout 60 /tmp/ct/vkstats $k > $OUT/r20a-vkstats.txt 2>&1; echo "vkstats rc=$?"
+timeout 60 /tmp/ct/vkstats --coalesce chain_decode chain_decode_ragged chain_scan_x >> $OUT/r20a-vkstats.txt 2>&1
+cut -c1-400 $OUT/r20a-vkstats.txt | head -60
+timeout 60 /tmp/ct/vkstats --ir szx_encode8 chain_encode > $OUT/r20a-vkstats-ir.txt 2>&1; echo "ir rc=$? $(wc -c < $OUT/r20a-vkstats-ir.txt) bytes"
+grep -E "^---" $OUT/r20a-vkstats-ir.txt | head
+# 2. per-dispatch profiles
 for be in wgpu cuda; do
   for f in "--dims 268435456|szp_composed,szp_centered|1d" "--size 1G --fields smooth|szx|2d" "--size 256M --fields tiled|szx|tiled"; do
     left 400 || break

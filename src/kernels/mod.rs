@@ -301,6 +301,9 @@ pub struct Variant {
     /// ran slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
     /// - `chain_decode`, float32: codes read by independent loads and values stored
     ///   through workgroup memory, coalesced (CUDA +26-88%, Vulkan 24-43% slower).
+    /// - `chain_decode_ragged`, float32: values stored through workgroup memory
+    ///   (CUDA 818 against 783 GB/s without); without it aligned 16-byte pieces with
+    ///   component stores at the rows' ends (Vulkan 740 against 485, round 19).
     /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
     pub coalesce: bool,
