@@ -1,5 +1,10 @@
 #!/bin/bash
-# Round 20, call 1 (prepared in round 19, not yet run; kit: bash scripts/device/kit.sh).
+# Round 20, call 1 (prepared in round 19, not yet run; kit:
+#   KIT_B=scripts/device/patches/search-unrolled.patch bash scripts/device/kit.sh).
+# fzwgpu-b: the compaction kernels' block search (common/group_offsets.wgsl) written out
+# step by step instead of a loop that naga bounds with a counter (NVRTC sm_90: the
+# same SASS for chain_compact, 264 instructions, and as many for szx_compact: NVRTC
+# unrolled the loop already; whether NVIDIA's Vulkan compiler does is the question).
 # Where Vulkan loses against CUDA on the same WGSL: per-dispatch times
 # (FZWGPU_PROFILE=1: every dispatch in its own pass with its own timestamps, after the
 # pre-heat) of
@@ -26,12 +31,24 @@ grep -E "^---" $OUT/r20a-vkstats-ir.txt | head
 # 2. per-dispatch profiles
 for be in wgpu cuda; do
   for f in "--dims 268435456|szp_composed,szp_centered|1d" "--size 1G --fields smooth|szx|2d" "--size 256M --fields tiled|szx|tiled"; do
-    left 400 || break
+    left 300 || break
     a=${f%%|*}; r=${f#*|}; p=${r%|*}; l=${r#*|}
     FZWGPU_PROFILE=1 timeout 60 /tmp/ct/fzwgpu bench --backend $be $a --reps 1 --warmup 0 --replays 5 --presets $p > $OUT/r20a-prof-$be-$l.log 2>&1
     echo "== $be $l ($p)"
     grep -E "^sz" $OUT/r20a-prof-$be-$l.log | awk '{print "  ", $1, "compress", $3, "decompress", $8}'
     grep -E " x5 " $OUT/r20a-prof-$be-$l.log | sed 's/profile: profile: *//' | tail -16
+  done
+done
+# 3. main against search-unrolled through Vulkan (twice) and CUDA (once): 1-D
+#    szp_composed (ratio 4.18: the most payload words to compact) and 2-D szx
+for r in 1 2; do
+  for be in wgpu cuda; do
+    [ $r = 2 ] && [ $be = cuda ] && continue
+    for bin in fzwgpu fzwgpu-b; do
+      left 540 || break
+      timeout 60 /tmp/ct/$bin bench --backend $be --dims 268435456 --reps 3 --presets szp_composed --json $OUT/r20a-ab-$bin-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="$r $bin $be 1d" '{print t, $1, "compress", $3, "decompress", $8}'
+      timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --presets szx --json $OUT/r20a-ab-$bin-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="$r $bin $be 2d" '{print t, $1, "compress", $3, "decompress", $8}'
+    done
   done
 done
 echo "total $(( $(date +%s) - T0 )) s"
