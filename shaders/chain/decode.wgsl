@@ -358,29 +358,13 @@ fn store4(i: u32, c: vec4<u32>) {
 #endif
 
 #ifndef COALESCE
+// (store32 by vec4s, where the ragged float32 form above does not replace it; the
+// preprocessor has no #if, so one include in each branch)
 #ifdef F64
-fn store32(i: u32, c: V32) {
-    store4(i, c.v0);
-    store4(i + 4u, c.v1);
-    store4(i + 8u, c.v2);
-    store4(i + 12u, c.v3);
-    store4(i + 16u, c.v4);
-    store4(i + 20u, c.v5);
-    store4(i + 24u, c.v6);
-    store4(i + 28u, c.v7);
-}
+#include "common/store32_vec4.wgsl"
 #else
 #ifndef RAGGED
-fn store32(i: u32, c: V32) {
-    store4(i, c.v0);
-    store4(i + 4u, c.v1);
-    store4(i + 8u, c.v2);
-    store4(i + 12u, c.v3);
-    store4(i + 16u, c.v4);
-    store4(i + 20u, c.v5);
-    store4(i + 24u, c.v6);
-    store4(i + 28u, c.v7);
-}
+#include "common/store32_vec4.wgsl"
 #endif
 #endif
 #endif
