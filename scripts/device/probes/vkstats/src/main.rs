@@ -162,17 +162,22 @@ unsafe fn stats(d: &Dev, words: &[u32], binds: &[(u32, vk::DescriptorType)], ent
         }
         out.push(line);
         if ir {
-            // two calls: the sizes, then the data (ash's wrapper stops at the sizes)
+            // three calls: the count, the sizes, then the data (ash's wrapper stops at the sizes)
             let f = pep.fp().get_pipeline_executable_internal_representations_khr;
             let mut n = 0u32;
-            f(dev.handle(), &info, &mut n, std::ptr::null_mut()).result().map_err(|e| e.to_string())?;
+            // (VK_INCOMPLETE is no failure here: the sizes are what the second call asks)
+            let ok = |r: vk::Result| match r {
+                vk::Result::SUCCESS | vk::Result::INCOMPLETE => Ok(()),
+                e => Err(format!("internal representations: {e}")),
+            };
+            ok(f(dev.handle(), &info, &mut n, std::ptr::null_mut()))?;
             let mut reps = vec![vk::PipelineExecutableInternalRepresentationKHR::default(); n as usize];
-            f(dev.handle(), &info, &mut n, reps.as_mut_ptr()).result().map_err(|e| e.to_string())?;
+            ok(f(dev.handle(), &info, &mut n, reps.as_mut_ptr()))?;
             let mut bufs: Vec<Vec<u8>> = reps.iter().map(|r| vec![0u8; r.data_size]).collect();
             for (r, b) in reps.iter_mut().zip(bufs.iter_mut()) {
                 r.p_data = b.as_mut_ptr().cast();
             }
-            f(dev.handle(), &info, &mut n, reps.as_mut_ptr()).result().map_err(|e| e.to_string())?;
+            ok(f(dev.handle(), &info, &mut n, reps.as_mut_ptr()))?;
             for (r, b) in reps.iter().zip(&bufs) {
                 let rn = r.name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 if r.is_text == vk::TRUE {
