@@ -15,7 +15,7 @@ for be in cuda wgpu; do
 done
 for be in wgpu cuda; do
   for bin in fzwgpu fzwgpu-b fzwgpu-c; do
-    left 540 || break
+    left 510 || break
     timeout 40 /tmp/ct/$bin bench --backend $be --dims 268435456 --reps 3 --presets szp_composed --json $OUT/r20b-ab-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="$bin $be 1d" '{print t, $1, "compress", $3, "decompress", $8, "ok", $NF}'
     timeout 40 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --presets szp_composed,szx --json $OUT/r20b-ab-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="$bin $be 2d" '{print t, $1, "compress", $3, "decompress", $8, "ok", $NF}'
   done
