@@ -318,8 +318,8 @@ fn bench_prints_a_table_and_appends_json() {
     // given (separate) or left to its default, none on a CPU adapter such as lavapipe
     let rm_out = tmp("bench-replays.jsonl");
     let _ = std::fs::remove_file(&rm_out);
-    for (m, heat) in [("separate", "--preheat-ms=20"), ("batched", "--fusion=auto")] {
-        let (c, o, e) = run(&[
+    for (m, heat) in [("separate", Some("--preheat-ms=20")), ("batched", None)] {
+        let mut args = vec![
             "bench",
             "--size",
             "1M",
@@ -337,10 +337,11 @@ fn bench_prints_a_table_and_appends_json() {
             "3",
             "--replay-mode",
             m,
-            heat,
             "--json",
             rm_out.to_str().unwrap(),
-        ]);
+        ];
+        args.extend(heat);
+        let (c, o, e) = run(&args);
         assert_eq!(c, 0, "{e}");
         assert!(o.contains("kernel replays: 3"), "{o}");
     }

@@ -255,13 +255,11 @@ fn store_rows(lid: u32) {
 }
 #else
 #ifdef RAGGED
-// Ragged rows without COALESCE: the values i .. i + st_cnt - 1 go out as whole 16-byte
+// Ragged rows without COALESCE: the values i .. i + rg_valid - 1 go out as whole 16-byte
 // stores where four of them fill an aligned piece, and as component stores at the two
 // ends (the pieces they share with the neighbouring rows' invocations). Row starts are
 // not 16-byte aligned: piece m holds values h + 4 m .. h + 4 m + 3 (h = the values
 // before the first aligned index), taken from two of the invocation's vec4s by h.
-var<private> st_cnt: u32;
-
 fn dq4(c: vec4<u32>) -> vec4<u32> {
     return bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
 }
@@ -291,7 +289,7 @@ fn put_piece(at: u32, v: vec4<u32>, t: u32) {
 }
 
 fn store32(i: u32, c: V32) {
-    let cnt = st_cnt;
+    let cnt = rg_valid;
     let a0 = dq4(c.v0);
     let s = i & 3u;
     let h = min((4u - s) & 3u, cnt);
@@ -454,8 +452,6 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
 #ifdef RAGGED
 #ifdef F64
             st_end = i + rg_valid;
-#else
-            st_cnt = rg_valid;
 #endif
 #endif
             store32(i, v32_add(prefix32(col, before), v32_splat(head)));

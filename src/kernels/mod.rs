@@ -237,7 +237,7 @@ impl Kernel {
     /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32;
     /// float32 stores through workgroup memory where the backend coalesces, else
     /// aligned 16-byte pieces with component stores at the row's ends).
-    pub fn defines(self, _f64: bool) -> &'static [&'static str] {
+    pub fn defines(self) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
             Kernel::ChainDecodeRagged => &["RAGGED"],
@@ -395,7 +395,7 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     let v = variant.for_kernel(kernel);
     let mut defs: Vec<&str> =
         [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
-    defs.extend(kernel.defines(v.f64));
+    defs.extend(kernel.defines());
     preprocess(kernel.file(), &defs)
 }
 
