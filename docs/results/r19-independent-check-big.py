@@ -1,7 +1,7 @@
 # Independent float64 check on a field large enough for auto to decode ragged rows with
+# chain_decode_ragged (>= 4096 invocations): 1001 x 16400, with NaN/Inf/subnormal/huge.
 # Usage: python3 THIS.py PATH/TO/fzwgpu, from a scratch folder (temporary files go to the
 # current directory); lavapipe: VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json WGPU_BACKEND=vulkan.
-# chain_decode_ragged (>= 4096 invocations): 1001 x 16400, with NaN/Inf/subnormal/huge.
 import struct, subprocess, sys, math, array, os
 B = sys.argv[1]; nx, ny = 1001, 16400; n = nx * ny
 a = array.array('f', (math.sin(i * 0.0013) * 40.0 + (i % 7) * 0.01 for i in range(n)))

@@ -1,8 +1,8 @@
 # Independent float64 check of fzwgpu's CLI (no numpy): fields with NaN, +-Inf,
-# Usage: python3 THIS.py PATH/TO/fzwgpu, from a scratch folder (temporary files go to the
-# current directory); lavapipe: VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json WGPU_BACKEND=vulkan.
 # subnormals and huge values, ragged 2-D widths; |x - x'| <= eb for every finite value,
 # non-finite values bit-exact.
+# Usage: python3 THIS.py PATH/TO/fzwgpu, from a scratch folder (temporary files go to the
+# current directory); lavapipe: VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json WGPU_BACKEND=vulkan.
 import struct, subprocess, sys, math, os, random
 B = sys.argv[1]
 random.seed(7)
