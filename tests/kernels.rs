@@ -21,6 +21,9 @@ enum B {
     Same(usize),
     /// read-write output of this many bytes, pre-poisoned
     Out(usize),
+    /// `Out` bound as whole 16-byte pieces (a vec4 array; the bytes past n stay poison on
+    /// both backends and are not compared): how the host binds chain_compact's payload
+    Out16(usize),
     /// read-write scratch the kernel may leave unwritten (not compared)
     Scratch(usize),
     /// read-write with initial contents (compared after)
@@ -67,11 +70,11 @@ fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds
                 outs.push((id, d.len()));
                 BufSlice::new(id, 0, size)
             }
-            B::Out(n) | B::Scratch(n) => {
-                let size = (*n as u64).next_multiple_of(4).max(16);
+            B::Out(n) | B::Scratch(n) | B::Out16(n) => {
+                let size = (*n as u64).next_multiple_of(if matches!(b, B::Out16(_)) { 16 } else { 4 }).max(16);
                 let id = r.alloc(size).unwrap();
                 be.write_buffer(id, 0, &vec![poison; size as usize]).unwrap();
-                outs.push((id, if matches!(b, B::Out(_)) { *n } else { 0 }));
+                outs.push((id, if matches!(b, B::Scratch(_)) { 0 } else { *n }));
                 BufSlice::new(id, 0, size)
             }
         };
@@ -1163,7 +1166,14 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                 Kernel::ChainCompact,
                 false,
                 bytemuck::bytes_of(&bp),
-                &[B::In(widths), B::In(bytes32(&offs)), B::In(slots), B::Out(nb.next_multiple_of(4)), B::Out(acc as usize * 4), B::Out(4)],
+                &[
+                    B::In(widths),
+                    B::In(bytes32(&offs)),
+                    B::In(slots),
+                    B::Out(nb.next_multiple_of(4)),
+                    B::Out16(acc as usize * 4),
+                    B::Out(4),
+                ],
                 (nb as u64).div_ceil(256),
             );
             assert_eq!(u32s(&out[2])[0], acc);

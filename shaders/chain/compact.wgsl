@@ -4,16 +4,18 @@
 // index is a multiple of 4) and its payload total (last block): the bytes bitpack_pack
 // writes. One workgroup per WG consecutive blocks: their words form one contiguous run
 // of the payload, which the invocations walk word by word (coalesced writes), each
-// finding its block by a binary search over the group's offsets in workgroup memory.
+// finding its block by a binary search over the group's offsets in workgroup memory;
+// with blocks of 128 values or more, four words (one vec4) at a time. The slot and
+// payload windows are bound as vec4 arrays (whole 16-byte pieces: the host pads them).
 #include "common/grid.wgsl"
 #include "common/bitpack_params.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> widths: array<u32>;
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
-@group(0) @binding(3) var<storage, read> slots: array<u32>;
+@group(0) @binding(3) var<storage, read> slots: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> block_meta: array<u32>;
-@group(0) @binding(5) var<storage, read_write> payload: array<u32>;
+@group(0) @binding(5) var<storage, read_write> payload: array<vec4<u32>>;
 @group(0) @binding(6) var<storage, read_write> totals: array<u32>;
 
 const WG: u32 = 256u;
@@ -44,8 +46,32 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
     let last = b0 + nb - 1u;
     let o0 = s_off[0];
     let o1 = s_off[nb - 1u] + block_words(widths[last], block_len(last));
-    for (var o = o0 + lid; o < o1; o += WG) {
-        let k = block_at(o);
-        payload[o] = slots[(b0 + k) * P.block_size + (o - s_off[k])];
+    if (P.block_size % 128u == 0u) {
+        // every block but the field's last holds a multiple of 4 words (block_size / 32
+        // per bit of width), so offsets and slot starts are 16-byte aligned: one search
+        // per four words, 16-byte loads and stores; the last piece of the field's last
+        // block by components (no word past the payload is written)
+        for (var q = o0 / 4u + lid; q < (o1 + 3u) / 4u; q += WG) {
+            let o = 4u * q;
+            let k = block_at(o);
+            let v = slots[((b0 + k) * P.block_size + (o - s_off[k])) / 4u];
+            if (o + 4u <= o1) {
+                payload[q] = v;
+            } else {
+                payload[q].x = v.x;
+                if (o + 1u < o1) {
+                    payload[q].y = v.y;
+                }
+                if (o + 2u < o1) {
+                    payload[q].z = v.z;
+                }
+            }
+        }
+    } else {
+        for (var o = o0 + lid; o < o1; o += WG) {
+            let k = block_at(o);
+            let j = (b0 + k) * P.block_size + (o - s_off[k]);
+            payload[o / 4u][o % 4u] = slots[j / 4u][j % 4u];
+        }
     }
 }

@@ -117,11 +117,21 @@ pub fn record_forward(
             };
             let o_w = BufSlice::new(offsets, 0, 4 * nbk);
             record_exclusive_scan(r, BufSlice::new(cost, 4 * b0, 4 * nbk), o_w, nbk)?;
-            let payload = r.alloc(nk * 4)?;
+            // chain_compact binds the slots and the payload as vec4 arrays: the payload's
+            // window in whole 16-byte pieces (the part read back is its first words, by
+            // the chunk's total)
+            let pay16 = (nk * 4).next_multiple_of(16);
+            let payload = r.alloc(pay16)?;
             let pay_w = BufSlice::new(payload, 0, nk * 4);
             let meta_w = BufSlice::new(meta, b0, nbk.next_multiple_of(4));
-            let bind =
-                [BufSlice::new(widths, 4 * b0, 4 * nbk), o_w, BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs), meta_w, pay_w, totals_w];
+            let bind = [
+                BufSlice::new(widths, 4 * b0, 4 * nbk),
+                o_w,
+                BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs),
+                meta_w,
+                BufSlice::new(payload, 0, pay16),
+                totals_w,
+            ];
             r.dispatch(Kernel::ChainCompact, false, &bp, &bind, nbk.div_ceil(cwg))?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: tidx, word: k as usize, scale: 4 } });
         }
