@@ -370,6 +370,17 @@ fn store4(i: u32, c: vec4<u32>) {
 // invocation totals for the tile-row scans through workgroup memory (by step parity)
 var<workgroup> s_tot: array<u32, 2u * WG>;
 
+#ifdef SUBGROUP
+// One step of the inclusive scan over a tile row's invocations (seg = the invocation's
+// place in the row): adds the value o places up where o < lanes (uniform) and seg >= o.
+fn scan_up_step(inc: u32, o: u32, lanes: u32, seg: u32) -> u32 {
+    if (o >= lanes) {
+        return inc;
+    }
+    return inc + select(0u, subgroupShuffleUp(inc, o), seg >= o);
+}
+#endif
+
 @compute @workgroup_size(WG)
 #ifdef RAGGED
 fn chain_decode_ragged(@builtin(local_invocation_index) lid: u32,
@@ -419,12 +430,19 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
         var before = 0u;
 #ifdef SUBGROUP
         if (P.shared_scan == 0u) {
+            // the steps written out, not as a loop (naga bounds every loop with a counter
+            // of its own, which the driver need not see through): lanes <= the subgroup
+            // size <= 128, and the host takes this path for lanes <= 8 only; the
+            // conditions are uniform (P.tx)
             var inc = tot;
-            for (var o = 1u; o < lanes; o = o << 1u) {
-                let t = subgroupShuffleUp(inc, o);
-                if (seg >= o) {
-                    inc += t;
-                }
+            inc = scan_up_step(inc, 1u, lanes, seg);
+            inc = scan_up_step(inc, 2u, lanes, seg);
+            inc = scan_up_step(inc, 4u, lanes, seg);
+            if (lanes > 8u) {
+                inc = scan_up_step(inc, 8u, lanes, seg);
+                inc = scan_up_step(inc, 16u, lanes, seg);
+                inc = scan_up_step(inc, 32u, lanes, seg);
+                inc = scan_up_step(inc, 64u, lanes, seg);
             }
             before = inc - tot;
         } else {

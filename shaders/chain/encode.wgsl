@@ -420,6 +420,17 @@ fn pack32(r: V32, w: u32, at: u32) {
 // block maxima through workgroup memory (double-buffered by step parity)
 var<workgroup> s_max: array<atomic<u32>, 2u * WG>;
 
+#ifdef SUBGROUP
+// One step of the butterfly maximum over a block's invocations: with the value o lanes
+// away where o < lanes (uniform).
+fn max_xor_step(m: u32, o: u32, lanes: u32) -> u32 {
+    if (o >= lanes) {
+        return m;
+    }
+    return max(m, subgroupShuffleXor(m, o));
+}
+#endif
+
 @compute @workgroup_size(WG)
 #ifdef FLAT
 fn chain_encode_flat(@builtin(local_invocation_index) lid: u32,
@@ -529,8 +540,18 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
         var m = v32_max(r);
 #ifdef SUBGROUP
         if (P.shared_max == 0u) {
-            for (var o = 1u; o < lanes; o = o << 1u) {
-                m = max(m, subgroupShuffleXor(m, o));
+            // the steps written out, not as a loop (naga bounds every loop with a counter
+            // of its own, which the driver need not see through): lanes <= the subgroup
+            // size <= 128, and the host takes this path for lanes <= 8 only; the
+            // conditions are uniform
+            m = max_xor_step(m, 1u, lanes);
+            m = max_xor_step(m, 2u, lanes);
+            m = max_xor_step(m, 4u, lanes);
+            if (lanes > 8u) {
+                m = max_xor_step(m, 8u, lanes);
+                m = max_xor_step(m, 16u, lanes);
+                m = max_xor_step(m, 32u, lanes);
+                m = max_xor_step(m, 64u, lanes);
             }
         } else {
 #endif
