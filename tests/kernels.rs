@@ -21,8 +21,8 @@ enum B {
     Same(usize),
     /// read-write output of this many bytes, pre-poisoned
     Out(usize),
-    /// `Out` bound as whole 16-byte pieces (a vec4 array; the bytes past n stay poison on
-    /// both backends and are not compared): how the host binds chain_compact's payload
+    /// `Out` bound as whole 16-byte pieces (a vec4 array; the bytes past n must keep the
+    /// poison on each backend): how the host binds the compaction kernels' payload
     Out16(usize),
     /// read-write scratch the kernel may leave unwritten (not compared)
     Scratch(usize),
@@ -67,14 +67,16 @@ fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds
                 let mut p = d.clone();
                 p.resize(size as usize, 0);
                 be.write_buffer(id, 0, &p).unwrap();
-                outs.push((id, d.len()));
+                outs.push((id, d.len(), 0));
                 BufSlice::new(id, 0, size)
             }
             B::Out(n) | B::Scratch(n) | B::Out16(n) => {
                 let size = (*n as u64).next_multiple_of(if matches!(b, B::Out16(_)) { 16 } else { 4 }).max(16);
                 let id = r.alloc(size).unwrap();
                 be.write_buffer(id, 0, &vec![poison; size as usize]).unwrap();
-                outs.push((id, if matches!(b, B::Scratch(_)) { 0 } else { *n }));
+                // Out16: the bytes past n must keep the poison (checked below)
+                let tail = if matches!(b, B::Out16(_)) { size as usize - n } else { 0 };
+                outs.push((id, if matches!(b, B::Scratch(_)) { 0 } else { *n }, tail));
                 BufSlice::new(id, 0, size)
             }
         };
@@ -88,9 +90,14 @@ fn run(be: &dyn Backend, poison: u8, k: Kernel, f64v: bool, params: &[u8], binds
         groups: groups as u32,
     });
     r.submit().unwrap();
-    let reads: Vec<BufSlice> = outs.iter().map(|(id, n)| BufSlice::new(*id, 0, (*n as u64).next_multiple_of(4))).collect();
+    let reads: Vec<BufSlice> =
+        outs.iter().map(|(id, n, tail)| BufSlice::new(*id, 0, (*n as u64 + *tail as u64).next_multiple_of(4))).collect();
     let mut v = be.read_buffers(&reads).unwrap();
-    for (x, (_, n)) in v.iter_mut().zip(&outs) {
+    for (x, (_, n, tail)) in v.iter_mut().zip(&outs) {
+        if *tail > 0 {
+            let past = x[*n..*n + *tail].iter().position(|&c| c != poison);
+            assert!(past.is_none(), "{}: wrote past its output's {n} bytes (at byte {})", k.name(), n + past.unwrap_or(0));
+        }
         x.truncate(*n);
     }
     v
