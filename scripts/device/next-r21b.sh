@@ -1,0 +1,26 @@
+#!/bin/bash
+# Round 21, call 2 (prepared in round 20, not yet run; the kit of next-r21a.sh): the
+# README rows still marked as round 19's, on main: CESM TS tiled as 1-D and the cube
+# through both backends, the 1-D field and CESM TS tiled (3-D) through Vulkan; then the
+# kernel, fusion and adversarial SZp tests through both backends
+source .device/setup.sh
+row() { # backend label bench-args...
+  be=$1; l=$2; shift 2
+  timeout 100 /tmp/ct/fzwgpu bench --backend $be "$@" --reps 3 --presets szx,szp_composed,szp_centered --json $OUT/r21b-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="$be $l" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8}'
+}
+for be in wgpu cuda; do
+  left 300 && row $be tiled-1d -i /tmp/data/cesm_camfv_TS_10x192x288.f32 --dims 552960 --tile --size 256M
+  left 330 && row $be cube --dims 1024x1024x256
+done
+left 380 && row wgpu 1d --dims 268435456
+left 420 && row wgpu tiled --size 256M --fields tiled
+for be in wgpu cuda; do
+  for b in kernels fusion adversarial_szp; do
+    left 520 || break
+    s=$(date +%s)
+    r=$(FZWGPU_TEST_BACKEND=$be timeout 120 /tmp/ct/$b --test-threads 8 2>&1)
+    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+    echo "$r" | grep -E "FAILED|panicked" | head -5
+  done
+done
+echo "total $(( $(date +%s) - T0 )) s"
