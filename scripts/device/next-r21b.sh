@@ -14,13 +14,6 @@ for be in wgpu cuda; do
 done
 left 380 && row wgpu 1d --dims 268435456
 left 420 && row wgpu tiled --size 256M --fields tiled
-for be in wgpu cuda; do
-  for b in kernels fusion adversarial_szp; do
-    left 520 || break
-    s=$(date +%s)
-    r=$(FZWGPU_TEST_BACKEND=$be timeout 120 /tmp/ct/$b --test-threads 8 2>&1)
-    echo "$be $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
-    echo "$r" | grep -E "FAILED|panicked" | head -5
-  done
-done
+tests_through wgpu 520
+tests_through cuda 520
 echo "total $(( $(date +%s) - T0 )) s"

@@ -67,3 +67,15 @@ chains() {
   left $2 || return 0
   timeout $3 $8 bench --backend $5 $6 --reps 3 --presets szp_composed,szp_centered --json $OUT/$1-$4-$5.jsonl 2>&1 | grep -E "^sz" | awk -v t="$4 $5 $7" '{print t, $1, "compress", $3, "decompress", $8}'
 }
+# tests_through BACKEND [LEFT]: the kernel, fusion and adversarial SZp test binaries of
+# the kit through BACKEND (cuda or wgpu), one result line each, while left LEFT holds
+tests_through() {
+  local b s r
+  for b in kernels fusion adversarial_szp; do
+    left ${2:-520} || break
+    s=$(date +%s)
+    r=$(FZWGPU_TEST_BACKEND=$1 timeout 120 /tmp/ct/$b --test-threads 8 2>&1)
+    echo "$1 $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+    echo "$r" | grep -E "FAILED|panicked" | head -5
+  done
+}
