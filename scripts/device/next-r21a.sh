@@ -1,6 +1,7 @@
 #!/bin/bash
 # Round 21, call 1 (prepared in round 20, not yet run). Kit:
-#   KIT_B=scripts/device/patches/szx-compact-vec4.patch bash scripts/device/kit.sh
+#   KIT_B=scripts/device/patches/szx-compact-vec4.patch \
+#   KIT_C=scripts/device/patches/range-final-unrolled.patch bash scripts/device/kit.sh
 #   fzwgpu-b: szx_compact walks the payload a 16-byte piece at a time: one block search
 #     per piece (for its first word in the group's run), each later word in the same
 #     block or the next (every szx block has at least one word), whole vec4 stores
@@ -12,24 +13,29 @@
 #     three that change results fail the kernel test, two are equivalent. NVRTC sm_90:
 #     448 SASS instructions, 30 registers (main: 272). Round 20's profile: szx_compact
 #     0.21 ms of 2-D szx's 1.73 through Vulkan.
+#   fzwgpu-c: szx_range_final folds eight parts per step written out (main: four per
+#     step in an inner loop that naga bounds with a counter); round 20's profile: 0.033
+#     ms per 1 GiB range (one workgroup over 16384 parts), in every NOA compression.
+#     The kernel test puts the extremes at every place of a step (main passes it too);
+#     four mutations fail it.
 # 1. vkstats of main's chain kernels after round 20's written-out steps (chain_decode
 #    had 95 registers with naga's loop counters, 72 without, in round 20)
-# 2. validation.sh of szx through fzwgpu-b on both backends (byte-for-byte against the
-#    cpu backend, f32 and f64, 12 real fields, 3 bounds)
-# 3. A/B main against fzwgpu-b: 2-D smooth 1 GiB and CESM TS tiled 1 GiB (setup.sh's
-#    FZWGPU_DATA_DIR), 1-D 1 GiB; through both backends, then Vulkan once more
+# 2. A/B main, fzwgpu-b, fzwgpu-c on szx: 2-D smooth and CESM TS tiled 1 GiB (setup.sh's
+#    FZWGPU_DATA_DIR), 1-D 1 GiB; through both backends, then the 2-D field through
+#    Vulkan once more; a per-dispatch profile of 2-D szx through fzwgpu-c (Vulkan)
 source .device/setup.sh
-timeout 60 /tmp/ct/vkstats chain_encode chain_decode chain_decode_ragged szx_compact chain_compact > $OUT/r21a-vkstats.txt 2>&1; echo "vkstats rc=$?"
+timeout 60 /tmp/ct/vkstats chain_encode chain_decode chain_decode_ragged szx_compact chain_compact szx_range_final > $OUT/r21a-vkstats.txt 2>&1; echo "vkstats rc=$?"
 grep -E "robust \[|no-loop" $OUT/r21a-vkstats.txt | cut -c1-120
-VAL_LEFT=200 val r21a-b /tmp/ct/fzwgpu-b szx 100
-ab() { # round backend
-  for bin in fzwgpu fzwgpu-b; do
-    left 540 || break
-    timeout 60 /tmp/ct/$bin bench --backend $2 --size 1G --fields smooth,tiled --reps 3 --presets szx --json $OUT/r21a-ab-$2.jsonl 2>&1 | grep -E "^szx" | awk -v t="$1 $bin $2 2d,tiled" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
-    timeout 40 /tmp/ct/$bin bench --backend $2 --dims 268435456 --reps 3 --presets szx --json $OUT/r21a-ab-$2.jsonl 2>&1 | grep -E "^szx" | awk -v t="$1 $bin $2 1d" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
+ab() { # round backend fields-args label
+  for bin in fzwgpu fzwgpu-b fzwgpu-c; do
+    left ${LEFT:-480} || break
+    timeout 60 /tmp/ct/$bin bench --backend $2 $3 --reps 3 --presets szx --json $OUT/r21a-ab-$2.jsonl 2>&1 | grep -E "^szx" | awk -v t="$1 $bin $2 $4" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
   done
 }
-ab 1 wgpu
-ab 1 cuda
-ab 2 wgpu
+for be in wgpu cuda; do
+  ab 1 $be "--size 1G --fields smooth,tiled" "2d,tiled"
+  ab 1 $be "--dims 268435456" 1d
+done
+LEFT=540 ab 2 wgpu "--size 1G --fields smooth" 2d
+left 560 && FZWGPU_PROFILE=1 timeout 30 /tmp/ct/fzwgpu-c bench --backend wgpu --size 1G --fields smooth --reps 1 --warmup 0 --replays 5 --presets szx 2>&1 | grep -E "^szx| x5 " | grep -E "^szx|range|compact" | sort | uniq -c | sort -rn | head -8
 echo "total $(( $(date +%s) - T0 )) s"
