@@ -492,3 +492,79 @@ fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
     let (c, _, e) = run(&args);
     assert!(c == 1 && e.contains("bogus"), "{c} {e}");
 }
+
+#[test]
+fn decompress_fusion_flag_chooses_the_decoder() {
+    // a ragged 2-D field (41 values per row): force decodes it with chain_decode_ragged,
+    // off with the staged kernels, auto with what the adapter prefers; same values
+    let input = write_field("g.f32", 41 * 33);
+    for backend in ["cpu", "wgpu"] {
+        let arch = tmp(&format!("g-{backend}.fzm"));
+        let (c, _, e) = run(&[
+            "compress",
+            "-i",
+            input.to_str().unwrap(),
+            "-o",
+            arch.to_str().unwrap(),
+            "--dims",
+            "41x33",
+            "--preset",
+            "szp_composed",
+            "--eb",
+            "1e-3",
+            "--mode",
+            "abs",
+            "--backend",
+            backend,
+        ]);
+        assert_eq!(c, 0, "{e}");
+        let mut outs = Vec::new();
+        // through wgpu, FZWGPU_PROFILE names the kernels that ran
+        for (fusion, kernel) in [("auto", "chain_scan_x"), ("force", "chain_decode_ragged"), ("off", "lorenzo_scan_x")] {
+            let out = tmp(&format!("g-{backend}-{fusion}.out"));
+            let o = bin()
+                .args(["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", backend, "--fusion", fusion])
+                .env("FZWGPU_PROFILE", "1")
+                .output()
+                .unwrap();
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(0), "{backend} --fusion {fusion}: {e}");
+            if backend == "wgpu" {
+                assert!(e.contains(kernel), "{backend} --fusion {fusion}: no {kernel} in {e}");
+            }
+            outs.push(std::fs::read(&out).unwrap());
+        }
+        assert!(outs[0] == outs[1] && outs[0] == outs[2], "{backend}: the decoders disagree");
+        let a = common::f32_from(&std::fs::read(&input).unwrap());
+        assert_eq!(common::check_f32(&a, &common::f32_from(&outs[0]), 1e-3).1, 0);
+    }
+    // force on an archive without such a chain, an unknown policy, a stream from stdin
+    let arch = tmp("g-szx.fzm");
+    let (c, _, e) = run(&[
+        "compress",
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        arch.to_str().unwrap(),
+        "--dims",
+        "41x33",
+        "--preset",
+        "szx",
+        "--backend",
+        "cpu",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let out = tmp("g-szx.out");
+    let (c, _, e) =
+        run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "force"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("no Quantizer -> Lorenzo -> AdaptiveBitpack chain"), "{e}");
+    assert!(!out.exists(), "no output on error");
+    let (c, _, e) =
+        run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "sometimes"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.lines().count() == 1 && e.contains("sometimes"), "{e}");
+    let (c, _, e) = run(&["decompress", "-i", "-", "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "off"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("single FZM archives"), "{e}");
+}

@@ -63,6 +63,12 @@ enum Cmd {
         /// the chunks it crosses.
         #[arg(long = "box", conflicts_with = "chunk")]
         r#box: Option<String>,
+        /// Fusion of the inverse of Quantizer -> Lorenzo -> AdaptiveBitpack chains: auto,
+        /// force (the one-pass decoder, `chain_decode`, or an error saying why it cannot
+        /// run) or off (the staged kernels). The values are the same. Single archives
+        /// only (a stream's chunks decode with auto).
+        #[arg(long, default_value = "auto")]
+        fusion: String,
     },
     /// Show an archive's header, stages, configs, buffers and run notes.
     Info {
@@ -492,7 +498,11 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Cmd::Decompress { input, output, dev, chunk, range, r#box } => {
+        Cmd::Decompress { input, output, dev, chunk, range, r#box, fusion } => {
+            let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
+            if fusion != fzwgpu::stages::FusionPolicy::Auto && (input.as_os_str() == "-" || is_stream_file(&input)?) {
+                return Err(Error::Input("--fusion applies to single FZM archives; a stream's chunks decode with auto".into()));
+            }
             if input.as_os_str() == "-" {
                 // a stream from standard input, decoded in order without seeking
                 if chunk.is_some() || range.is_some() || r#box.is_some() {
@@ -533,7 +543,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let be = open_backend(&dev)?;
-            let mut d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions::default())?;
+            let mut d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions { fusion, ..RunOptions::default() })?;
             if let Some(r) = range.as_deref() {
                 let (a, b) = parse_range(r, d.field.len())?;
                 let sz = d.field.dtype.size();

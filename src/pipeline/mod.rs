@@ -1148,6 +1148,11 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
                 Some(why) => notes.push(("pipeline".into(), format!("staged={names} ({why})"))),
             }
         }
+        if opts.fusion == FusionPolicy::Force && chains.is_empty() {
+            return Err(Error::Pipeline(
+                "fusion = force, but the archive has no Quantizer -> Lorenzo -> AdaptiveBitpack chain to fuse".into(),
+            ));
+        }
     }
     // only the stages whose inverse leads to the primary field run: a stage is needed
     // when a needed stage consumes one of its rebuilt forward inputs (e.g. with
