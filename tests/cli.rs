@@ -493,6 +493,14 @@ fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
     assert!(c == 1 && e.contains("bogus"), "{c} {e}");
 }
 
+/// `fzwgpu compress` of `input` to `arch` with an absolute bound; must succeed.
+fn compress_abs(input: &std::path::Path, arch: &std::path::Path, dims: &str, preset: &str, eb: &str, backend: &str) {
+    let (i, a) = (input.to_str().unwrap(), arch.to_str().unwrap());
+    let (c, _, e) =
+        run(&["compress", "-i", i, "-o", a, "--dims", dims, "--preset", preset, "--eb", eb, "--mode", "abs", "--backend", backend]);
+    assert_eq!(c, 0, "compress {preset} on {backend}: {e}");
+}
+
 #[test]
 fn decompress_fusion_flag_chooses_the_decoder() {
     // a ragged 2-D field (41 values per row): force decodes it with chain_decode_ragged,
@@ -500,24 +508,7 @@ fn decompress_fusion_flag_chooses_the_decoder() {
     let input = write_field("g.f32", 41 * 33);
     for backend in ["cpu", "wgpu"] {
         let arch = tmp(&format!("g-{backend}.fzm"));
-        let (c, _, e) = run(&[
-            "compress",
-            "-i",
-            input.to_str().unwrap(),
-            "-o",
-            arch.to_str().unwrap(),
-            "--dims",
-            "41x33",
-            "--preset",
-            "szp_composed",
-            "--eb",
-            "1e-3",
-            "--mode",
-            "abs",
-            "--backend",
-            backend,
-        ]);
-        assert_eq!(c, 0, "{e}");
+        compress_abs(&input, &arch, "41x33", "szp_composed", "1e-3", backend);
         let mut outs = Vec::new();
         // through wgpu, FZWGPU_PROFILE names the kernels that ran
         for (fusion, kernel) in [("auto", "chain_scan_x"), ("force", "chain_decode_ragged"), ("off", "lorenzo_scan_x")] {
@@ -540,20 +531,7 @@ fn decompress_fusion_flag_chooses_the_decoder() {
     }
     // force on an archive without such a chain, an unknown policy, a stream from stdin
     let arch = tmp("g-szx.fzm");
-    let (c, _, e) = run(&[
-        "compress",
-        "-i",
-        input.to_str().unwrap(),
-        "-o",
-        arch.to_str().unwrap(),
-        "--dims",
-        "41x33",
-        "--preset",
-        "szx",
-        "--backend",
-        "cpu",
-    ]);
-    assert_eq!(c, 0, "{e}");
+    compress_abs(&input, &arch, "41x33", "szx", "1e-3", "cpu");
     let out = tmp("g-szx.out");
     let (c, _, e) =
         run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "force"]);
