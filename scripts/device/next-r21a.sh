@@ -36,6 +36,14 @@ for be in wgpu cuda; do
   ab 1 $be "--size 1G --fields smooth,tiled" "2d,tiled"
   ab 1 $be "--dims 268435456" 1d
 done
-LEFT=540 ab 2 wgpu "--size 1G --fields smooth" 2d
-left 560 && FZWGPU_PROFILE=1 timeout 30 /tmp/ct/fzwgpu-c bench --backend wgpu --size 1G --fields smooth --reps 1 --warmup 0 --replays 5 --presets szx 2>&1 | grep -E "^szx| x5 " | grep -E "^szx|range|compact" | sort | uniq -c | sort -rn | head -8
+LEFT=480 ab 2 wgpu "--size 1G --fields smooth" 2d
+left 500 && FZWGPU_PROFILE=1 timeout 30 /tmp/ct/fzwgpu-c bench --backend wgpu --size 1G --fields smooth --reps 1 --warmup 0 --replays 5 --presets szx 2>&1 | grep -E "^szx| x5 " | grep -E "^szx|range|compact" | sort | uniq -c | sort -rn | head -8
+# the first per-dispatch profile through CUDA (FZWGPU_PROFILE with CUDA events, new in
+# round 20): main on 2-D szx and 1-D szp_composed; python3 scripts/device/profile-summary.py
+for f in "--size 1G --fields smooth|szx|2d" "--dims 268435456|szp_composed|1d"; do
+  left 530 || break
+  a=${f%%|*}; r=${f#*|}; p=${r%|*}; l=${r#*|}
+  FZWGPU_PROFILE=1 timeout 40 /tmp/ct/fzwgpu bench --backend cuda $a --reps 1 --warmup 0 --replays 5 --presets $p > $OUT/r21a-prof-cuda-$l.log 2>&1
+  echo "cuda profile $l: $(grep -c '^profile: ' $OUT/r21a-prof-cuda-$l.log) lines"; grep -E " x5 " $OUT/r21a-prof-cuda-$l.log | tail -6
+done
 echo "total $(( $(date +%s) - T0 )) s"

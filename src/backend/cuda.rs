@@ -622,13 +622,58 @@ impl Backend for CudaBackend {
                 self.kernel(*kernel, *f64)?;
             }
         }
-        unsafe { cu::event::record(self.events.0, self.stream) }.map_err(|e| dev_err("event", e))?;
-        for cmd in &rec.commands {
-            self.record(cmd)?;
+        // FZWGPU_PROFILE: an event before and after every dispatch, printed per kernel to
+        // stderr after the submission (diagnostics, as through wgpu)
+        let ndisp = rec.commands.iter().filter(|c| matches!(c, Command::Dispatch { .. })).count();
+        let prof = if std::env::var_os("FZWGPU_PROFILE").is_some() && ndisp > 0 && ndisp <= 2048 {
+            let mut evs = Vec::with_capacity(2 * ndisp);
+            for _ in 0..2 * ndisp {
+                match cu::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT) {
+                    Ok(e) => evs.push(e),
+                    Err(e) => {
+                        destroy_events(&evs);
+                        return Err(dev_err("profile event", e));
+                    }
+                }
+            }
+            Some(evs)
+        } else {
+            None
+        };
+        let run = (|| -> Result<f32> {
+            unsafe { cu::event::record(self.events.0, self.stream) }.map_err(|e| dev_err("event", e))?;
+            let mut k = 0;
+            for cmd in &rec.commands {
+                let ev = match (&prof, cmd) {
+                    (Some(evs), Command::Dispatch { .. }) => Some((evs[2 * k], evs[2 * k + 1])),
+                    _ => None,
+                };
+                if let Some((e0, _)) = ev {
+                    unsafe { cu::event::record(e0, self.stream) }.map_err(|e| dev_err("profile event", e))?;
+                }
+                self.record(cmd)?;
+                if let Some((_, e1)) = ev {
+                    unsafe { cu::event::record(e1, self.stream) }.map_err(|e| dev_err("profile event", e))?;
+                    k += 1;
+                }
+            }
+            unsafe { cu::event::record(self.events.1, self.stream) }.map_err(|e| dev_err("event", e))?;
+            self.sync()?;
+            if let Some(evs) = &prof {
+                let mut times = Vec::with_capacity(ndisp);
+                for p in evs.chunks_exact(2) {
+                    let a = unsafe { cu::event::elapsed(evs[0], p[0]) }.map_err(|e| dev_err("profile event time", e))?;
+                    let b = unsafe { cu::event::elapsed(evs[0], p[1]) }.map_err(|e| dev_err("profile event time", e))?;
+                    times.push((a as f64 * 1e-3, b as f64 * 1e-3));
+                }
+                super::print_profile(rec, &times);
+            }
+            unsafe { cu::event::elapsed(self.events.0, self.events.1) }.map_err(|e| dev_err("event time", e))
+        })();
+        if let Some(evs) = &prof {
+            destroy_events(evs);
         }
-        unsafe { cu::event::record(self.events.1, self.stream) }.map_err(|e| dev_err("event", e))?;
-        self.sync()?;
-        let ms = unsafe { cu::event::elapsed(self.events.0, self.events.1) }.map_err(|e| dev_err("event time", e))?;
+        let ms = run?;
         let mut readbacks = Vec::with_capacity(rec.readbacks.len());
         for s in &rec.readbacks {
             let p = self.ptr(s)?;
@@ -798,6 +843,15 @@ pub unsafe fn decompress_to_device(
     }
     backend.copy_out(&field.slice(), dst, len)?;
     Ok((field.dtype, field.dims, report))
+}
+
+/// Destroys profile events (errors ignored: diagnostics only).
+fn destroy_events(evs: &[sys::CUevent]) {
+    for &e in evs {
+        unsafe {
+            let _ = cu::event::destroy(e);
+        }
+    }
 }
 
 #[cfg(test)]

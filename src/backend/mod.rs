@@ -83,6 +83,37 @@ pub struct Submission {
 }
 
 /// `read_into`'s arguments: one destination per slice, none longer than its slice.
+/// `FZWGPU_PROFILE` output of one submission (both GPU backends): `times[k]` is the
+/// (start, end) in seconds of the submission's k-th dispatch, relative to any common
+/// origin. Prints the span and, per kernel in order of first use, its dispatch count,
+/// workgroups and summed time to stderr; returns the span.
+pub(crate) fn print_profile(rec: &Recording, times: &[(f64, f64)]) -> Option<f64> {
+    let mut per: Vec<(&str, u32, u64, f64)> = Vec::new();
+    let mut k = 0;
+    for c in &rec.commands {
+        if let Command::Dispatch { kernel, groups, .. } = c {
+            let (t0, t1) = *times.get(k)?;
+            let dt = (t1 - t0).max(0.0);
+            match per.iter_mut().find(|p| p.0 == kernel.name()) {
+                Some(p) => {
+                    p.1 += 1;
+                    p.2 += *groups as u64;
+                    p.3 += dt;
+                }
+                None => per.push((kernel.name(), 1, *groups as u64, dt)),
+            }
+            k += 1;
+        }
+    }
+    let span = (times.get(k.checked_sub(1)?)?.1 - times.first()?.0).max(0.0);
+    let busy: f64 = per.iter().map(|p| p.3).sum();
+    eprintln!("profile: {k} dispatches, span {:.3} ms, sum of kernels {:.3} ms", span * 1e3, busy * 1e3);
+    for (name, n, g, dt) in per {
+        eprintln!("profile:   {name:<22} x{n:<4} {g:>10} groups {:>9.3} ms", dt * 1e3);
+    }
+    Some(span)
+}
+
 pub(crate) fn check_read_into(slices: &[BufSlice], outs: &[&mut [u8]]) -> Result<()> {
     if slices.len() != outs.len() {
         return Err(Error::Device(format!("read_into: {} slices, {} destinations", slices.len(), outs.len())));

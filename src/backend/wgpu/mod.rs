@@ -602,29 +602,10 @@ impl WgpuBackend {
         rx.recv_timeout(Duration::from_secs(5)).ok()?.ok()?;
         let t: Vec<u64> = bytemuck::cast_slice(&slice.get_mapped_range().ok()?).to_vec();
         read.unmap();
-        let mut per: Vec<(&str, u32, u64, f64)> = Vec::new();
-        let mut k = 0;
-        for c in &rec.commands {
-            if let Command::Dispatch { kernel, groups, .. } = c {
-                let dt = t[2 * k + 1].saturating_sub(t[2 * k]) as f64 * period_ns * 1e-9;
-                match per.iter_mut().find(|p| p.0 == kernel.name()) {
-                    Some(p) => {
-                        p.1 += 1;
-                        p.2 += *groups as u64;
-                        p.3 += dt;
-                    }
-                    None => per.push((kernel.name(), 1, *groups as u64, dt)),
-                }
-                k += 1;
-            }
-        }
-        let span = t[2 * k - 1].saturating_sub(t[0]) as f64 * period_ns * 1e-9;
-        let busy: f64 = per.iter().map(|p| p.3).sum();
-        eprintln!("profile: {k} dispatches, span {:.3} ms, sum of kernels {:.3} ms", span * 1e3, busy * 1e3);
-        for (name, n, g, dt) in per {
-            eprintln!("profile:   {name:<22} x{n:<4} {g:>10} groups {:>9.3} ms", dt * 1e3);
-        }
-        Some(span)
+        let s = period_ns * 1e-9;
+        let times: Vec<(f64, f64)> =
+            t.chunks_exact(2).map(|p| (p[0].saturating_sub(t[0]) as f64 * s, p[1].saturating_sub(t[0]) as f64 * s)).collect();
+        super::print_profile(rec, &times)
     }
 
     fn read_batch(&self, slices: &[BufSlice], encoder: Option<wgpu::CommandEncoder>) -> Result<(Vec<Vec<u8>>, Option<f64>)> {
