@@ -82,7 +82,6 @@ pub struct Submission {
     pub kernel_seconds: Option<f64>,
 }
 
-/// `read_into`'s arguments: one destination per slice, none longer than its slice.
 /// `FZWGPU_PROFILE` output of one submission (both GPU backends): `times[k]` is the
 /// (start, end) in seconds of the submission's k-th dispatch, relative to any common
 /// origin. Prints the span and, per kernel in order of first use, its dispatch count,
@@ -114,6 +113,7 @@ pub(crate) fn print_profile(rec: &Recording, times: &[(f64, f64)]) -> Option<f64
     Some(span)
 }
 
+/// `read_into`'s arguments: one destination per slice, none longer than its slice.
 pub(crate) fn check_read_into(slices: &[BufSlice], outs: &[&mut [u8]]) -> Result<()> {
     if slices.len() != outs.len() {
         return Err(Error::Device(format!("read_into: {} slices, {} destinations", slices.len(), outs.len())));
