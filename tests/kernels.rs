@@ -592,29 +592,15 @@ fn range_kernels_match_twins() {
     let np = 2 * 8 * 256 + 300;
     let p = RangeParams { n: (np * per) as u32, nparts: np as u32, ..Default::default() };
     for pos in [0usize, 255, 256, 1000, 1791, 1792, 2047, 2048, 4095, 4096, np - 1] {
-        // f32 keys: (min, max) per part; f64 keys: (lo, hi) words of min, then of max
-        let mut k32: Vec<u32> = (0..np * 2).map(|_| 0x4000_0000 + (rng.unit() * 1e9) as u32).collect();
-        (k32[2 * pos], k32[2 * pos + 1]) = (7, 0xffff_fff0);
-        let out = twin_check(
-            "range final f32 extremes",
-            Kernel::SzxRangeFinal,
-            false,
-            bytemuck::bytes_of(&p),
-            &[B::In(bytes32(&k32)), B::Out(8)],
-            1,
-        );
-        assert_eq!(u32s(&out[0]), [7, 0xffff_fff0], "range final f32: extremes at part {pos}");
-        let mut k64: Vec<u32> = (0..np * 4).map(|_| 0x4000_0000 + (rng.unit() * 1e9) as u32).collect();
-        k64[4 * pos..4 * pos + 4].copy_from_slice(&[9, 3, 1, 0xffff_fff0]);
-        let out = twin_check(
-            "range final f64 extremes",
-            Kernel::SzxRangeFinal,
-            true,
-            bytemuck::bytes_of(&p),
-            &[B::In(bytes32(&k64)), B::Out(16)],
-            1,
-        );
-        assert_eq!(u32s(&out[0]), [9, 3, 1, 0xffff_fff0], "range final f64: extremes at part {pos}");
+        // per part the min key then the max key: f32 one word each, f64 (lo, hi) words
+        for (f64v, extremes) in [(false, &[7u32, 0xffff_fff0][..]), (true, &[9, 3, 1, 0xffff_fff0][..])] {
+            let w = extremes.len();
+            let mut keys: Vec<u32> = (0..np * w).map(|_| 0x4000_0000 + (rng.unit() * 1e9) as u32).collect();
+            keys[w * pos..w * (pos + 1)].copy_from_slice(extremes);
+            let what = format!("range final extremes at part {pos} (f64 {f64v})");
+            let out = twin_check(&what, Kernel::SzxRangeFinal, f64v, bytemuck::bytes_of(&p), &[B::In(bytes32(&keys)), B::Out(4 * w)], 1);
+            assert_eq!(u32s(&out[0]), extremes, "{what}");
+        }
     }
 }
 
