@@ -15,6 +15,7 @@ use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::kernels::range::resolve_abs;
 use crate::pipeline::{decompress, Pipeline};
+use crate::stages::RunOptions;
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode, Field};
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -333,13 +334,20 @@ pub fn read_index<R: Read + Seek>(r: &mut R) -> Result<StreamIndex> {
     Ok(StreamIndex { header, chunks, total_bytes: total })
 }
 
-/// Decode chunk `k` only (one seek, one read of its archive).
-pub fn decompress_chunk<R: Read + Seek>(backend: &dyn Backend, r: &mut R, index: &StreamIndex, k: usize) -> Result<Field> {
+/// Decode chunk `k` only (one seek, one read of its archive). `opts` are the run options
+/// of every chunk's decode (its fusion policy, chunk cap; the same in the functions below).
+pub fn decompress_chunk<R: Read + Seek>(
+    backend: &dyn Backend,
+    opts: &RunOptions,
+    r: &mut R,
+    index: &StreamIndex,
+    k: usize,
+) -> Result<Field> {
     let c = index.chunks.get(k).ok_or_else(|| Error::Input(format!("chunk {k} of {}", index.chunks.len())))?;
     let mut bytes = vec![0u8; c.length as usize];
     r.seek(SeekFrom::Start(c.offset)).map_err(|e| Error::io("seeking a chunk", e))?;
     r.read_exact(&mut bytes).map_err(|e| Error::io("reading a chunk", e))?;
-    let d = decompress(backend, &bytes, &Default::default())?;
+    let d = decompress(backend, &bytes, opts)?;
     let (unit, slab_dims) = slab(index.header.dims);
     if d.field.dtype != index.header.dtype || d.field.len() != c.count || d.field.dims != slab_dims(c.count / unit)? {
         return Err(Error::corrupt(format!("FZMS chunk {k} holds {} {}, the index says {} values", d.field.dims, d.field.dtype, c.count)));
@@ -349,8 +357,10 @@ pub fn decompress_chunk<R: Read + Seek>(backend: &dyn Backend, r: &mut R, index:
 
 /// Decode values `[start, end)` of the stream into `out` (raw little-endian values),
 /// reading only the chunks they touch. `progress` gets the output bytes written.
+#[allow(clippy::too_many_arguments)]
 pub fn decompress_range<R: Read + Seek, W: Write>(
     backend: &dyn Backend,
+    opts: &RunOptions,
     r: &mut R,
     index: &StreamIndex,
     start: u64,
@@ -369,7 +379,7 @@ pub fn decompress_range<R: Read + Seek, W: Write>(
         if a >= b {
             continue;
         }
-        let f = decompress_chunk(backend, r, index, k)?;
+        let f = decompress_chunk(backend, opts, r, index, k)?;
         let lo = ((a - c.first) * sz) as usize;
         let hi = ((b - c.first) * sz) as usize;
         out.write_all(&f.bytes[lo..hi]).map_err(|e| Error::io("writing decoded values", e))?;
@@ -422,6 +432,7 @@ impl FieldBox {
 /// slabs it crosses. Returns the bytes written.
 pub fn decompress_box<R: Read + Seek, W: Write>(
     backend: &dyn Backend,
+    opts: &RunOptions,
     r: &mut R,
     index: &StreamIndex,
     b: FieldBox,
@@ -447,7 +458,7 @@ pub fn decompress_box<R: Read + Seek, W: Write>(
                 let k = index.chunks.partition_point(|c| c.first + c.count <= p);
                 let c = *index.chunks.get(k).ok_or_else(|| Error::corrupt("FZMS index does not cover the box"))?;
                 if cur.as_ref().is_none_or(|(ck, _)| *ck != k) {
-                    cur = Some((k, decompress_chunk(backend, r, index, k)?));
+                    cur = Some((k, decompress_chunk(backend, opts, r, index, k)?));
                 }
                 let f = &cur.as_ref().ok_or_else(|| Error::Pipeline("box decode".into()))?.1;
                 let q = e.min(c.first + c.count);
@@ -468,6 +479,7 @@ pub fn decompress_box<R: Read + Seek, W: Write>(
 /// footer, which are checked against what was read. Memory: one chunk.
 pub fn decompress_sequential<R: Read, W: Write>(
     backend: &dyn Backend,
+    opts: &RunOptions,
     mut r: R,
     mut out: W,
     progress: &mut dyn FnMut(u64),
@@ -498,7 +510,7 @@ pub fn decompress_sequential<R: Read, W: Write>(
         bytes.resize(total as usize, 0);
         r.read_exact(&mut bytes[80..]).map_err(io("reading a chunk"))?;
         values.resize((count * sz) as usize, 0);
-        let d = match crate::pipeline::decompress_into(backend, &bytes, &Default::default(), &mut values) {
+        let d = match crate::pipeline::decompress_into(backend, &bytes, opts, &mut values) {
             // a chunk whose archive decodes to another size than the index says
             Err(Error::Input(m)) => return Err(Error::corrupt(format!("FZMS chunk {}: {m}", entries.len()))),
             d => d?,

@@ -529,7 +529,7 @@ fn decompress_fusion_flag_chooses_the_decoder() {
         let a = common::f32_from(&std::fs::read(&input).unwrap());
         assert_eq!(common::check_f32(&a, &common::f32_from(&outs[0]), 1e-3).1, 0);
     }
-    // force on an archive without such a chain, an unknown policy, a stream from stdin
+    // force on an archive without such a chain, an unknown policy
     let arch = tmp("g-szx.fzm");
     compress_abs(&input, &arch, "41x33", "szx", "1e-3", "cpu");
     let out = tmp("g-szx.out");
@@ -542,7 +542,109 @@ fn decompress_fusion_flag_chooses_the_decoder() {
         run(&["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "sometimes"]);
     assert_eq!(c, 1, "{e}");
     assert!(e.lines().count() == 1 && e.contains("sometimes"), "{e}");
-    let (c, _, e) = run(&["decompress", "-i", "-", "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "off"]);
+}
+
+#[test]
+fn decompress_fusion_flag_applies_to_every_chunk_of_a_stream() {
+    // a ragged 41x330 field in chunks of 8 rows (42 chunks): every way of decoding a
+    // stream (whole, --range, --box, --chunk, from standard input) takes the policy
+    let input = write_field("s.f32", 41 * 330);
+    let a = common::f32_from(&std::fs::read(&input).unwrap());
+    let arch = tmp("s.fzms");
+    let (c, _, e) = run(&[
+        "compress",
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        arch.to_str().unwrap(),
+        "--dims",
+        "41x330",
+        "--preset",
+        "szp_composed",
+        "--eb",
+        "1e-3",
+        "--mode",
+        "abs",
+        "--chunk-size",
+        "1312",
+        "--backend",
+        "wgpu",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let ways: [&[&str]; 4] = [&[], &["--range", "100:9000"], &["--box", "3:40,17:290"], &["--chunk", "7"]];
+    for (w, extra) in ways.iter().enumerate() {
+        let mut outs = Vec::new();
+        for (fusion, kernel) in [("auto", "chain_scan_x"), ("force", "chain_decode_ragged"), ("off", "lorenzo_scan_x")] {
+            let out = tmp(&format!("s-{w}-{fusion}.out"));
+            let mut args = vec!["decompress", "-i", arch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "wgpu"];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(&["--fusion", fusion]);
+            let o = bin().args(&args).env("FZWGPU_PROFILE", "1").output().unwrap();
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {e}");
+            assert!(e.contains(kernel), "{args:?}: no {kernel} in {e}");
+            outs.push(std::fs::read(&out).unwrap());
+        }
+        assert!(outs[0] == outs[1] && outs[0] == outs[2], "{extra:?}: the decoders disagree");
+        // the expected values, cut from the input the same way
+        let want: Vec<f32> = match w {
+            0 => a.clone(),
+            1 => a[100..9000].to_vec(),
+            2 => (17..290).flat_map(|y| a[y * 41 + 3..y * 41 + 40].to_vec()).collect(),
+            _ => a[7 * 8 * 41..8 * 8 * 41].to_vec(),
+        };
+        assert_eq!(common::check_f32(&want, &common::f32_from(&outs[0]), 1e-3).1, 0, "{extra:?}");
+    }
+    // from standard input, decoded in order
+    let bytes = std::fs::read(&arch).unwrap();
+    let mut outs = Vec::new();
+    for (fusion, kernel) in [("auto", "chain_scan_x"), ("force", "chain_decode_ragged"), ("off", "lorenzo_scan_x")] {
+        let out = tmp(&format!("s-pipe-{fusion}.out"));
+        let mut c = bin()
+            .args(["decompress", "-i", "-", "-o", out.to_str().unwrap(), "--backend", "wgpu", "--fusion", fusion])
+            .env("FZWGPU_PROFILE", "1")
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(&bytes).unwrap();
+        }
+        let o = c.wait_with_output().unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "stdin --fusion {fusion}: {e}");
+        assert!(e.contains(kernel), "stdin --fusion {fusion}: no {kernel} in {e}");
+        outs.push(std::fs::read(&out).unwrap());
+    }
+    assert!(outs[0] == outs[1] && outs[0] == outs[2], "stdin: the decoders disagree");
+    assert_eq!(common::check_f32(&a, &common::f32_from(&outs[0]), 1e-3).1, 0);
+    // force on a stream whose chunks hold no such chain: an error, no output
+    let sarch = tmp("s-szx.fzms");
+    let (c, _, e) = run(&[
+        "compress",
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        sarch.to_str().unwrap(),
+        "--dims",
+        "41x330",
+        "--preset",
+        "szx",
+        "--eb",
+        "1e-3",
+        "--mode",
+        "abs",
+        "--chunk-size",
+        "1312",
+        "--backend",
+        "cpu",
+    ]);
+    assert_eq!(c, 0, "{e}");
+    let out = tmp("s-szx.out");
+    let (c, _, e) =
+        run(&["decompress", "-i", sarch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "force"]);
     assert_eq!(c, 1, "{e}");
-    assert!(e.contains("single FZM archives"), "{e}");
+    assert!(e.lines().count() == 1 && e.contains("no Quantizer -> Lorenzo -> AdaptiveBitpack chain"), "{e}");
+    assert!(!out.exists(), "no output on error");
 }

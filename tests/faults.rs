@@ -118,7 +118,7 @@ fn a_field_larger_than_device_memory_streams() {
         let mut r = std::io::Cursor::new(out);
         let ix = fzwgpu::stream::read_index(&mut r).unwrap();
         let mut dec = Vec::new();
-        fzwgpu::stream::decompress_range(&be, &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
+        fzwgpu::stream::decompress_range(&be, &Default::default(), &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
         let (_, bad) = check_f32(&v, &f32_from(&dec), s.abs_bound);
         assert_eq!(bad, 0, "{preset}");
     }

@@ -59,17 +59,17 @@ fn chunked_round_trips_hold_the_whole_field_bound() {
             let ix = read_index(&mut r).unwrap();
             assert_eq!(ix.chunks.len(), 8);
             let mut dec = Vec::new();
-            let n = decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
+            let n = decompress_range(be.as_ref(), &Default::default(), &mut r, &ix, 0, dims.len(), &mut dec, &mut |_| {}).unwrap();
             assert_eq!(n, bytes.len() as u64);
             let (_, bad) = check_f32(&v, &f32_from(&dec), eb_abs);
             assert_eq!(bad, 0, "{preset} on {name}");
             // one chunk and a range straddling chunks decode to the same values
-            let c5 = decompress_chunk(be.as_ref(), &mut r, &ix, 5).unwrap();
+            let c5 = decompress_chunk(be.as_ref(), &Default::default(), &mut r, &ix, 5).unwrap();
             assert_eq!(c5.dims, Dims::new(64, 50, 5).unwrap());
             let off = (ix.chunks[5].first * 4) as usize;
             assert!(c5.bytes[..] == dec[off..off + c5.bytes.len()]);
             let mut part = Vec::new();
-            decompress_range(be.as_ref(), &mut r, &ix, 12_345, 54_321, &mut part, &mut |_| {}).unwrap();
+            decompress_range(be.as_ref(), &Default::default(), &mut r, &ix, 12_345, 54_321, &mut part, &mut |_| {}).unwrap();
             assert!(part[..] == dec[12_345 * 4..54_321 * 4]);
             // streams are byte-identical across backends
             if name == "wgpu" {
@@ -133,7 +133,7 @@ fn relative_bounds_need_the_range_and_corrupt_streams_are_errors() {
         bad[at] ^= 0x5a;
         let mut r = Cursor::new(bad);
         if let Ok(ix) = read_index(&mut r) {
-            let res = decompress_range(be.as_ref(), &mut r, &ix, 0, 10_000, Vec::new(), &mut |_| {});
+            let res = decompress_range(be.as_ref(), &Default::default(), &mut r, &ix, 0, 10_000, Vec::new(), &mut |_| {});
             assert!(res.is_err(), "flip at {at} went unnoticed");
         }
     }
@@ -222,10 +222,10 @@ fn boxes_decode_from_the_chunks_they_cross() {
         let mut r = Cursor::new(out);
         let ix = read_index(&mut r).unwrap();
         let mut all = Vec::new();
-        decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
+        decompress_range(be.as_ref(), &Default::default(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
         let b = FieldBox::parse(spec, dims).unwrap();
         let mut got = Vec::new();
-        let n = decompress_box(be.as_ref(), &mut r, &ix, b, &mut got, &mut |_| {}).unwrap();
+        let n = decompress_box(be.as_ref(), &Default::default(), &mut r, &ix, b, &mut got, &mut |_| {}).unwrap();
         assert_eq!(n, b.len() * 4);
         let mut want = Vec::new();
         for z in b.z.0..b.z.1 {
@@ -252,21 +252,21 @@ fn pipes_in_and_out() {
     stream_into(be.as_ref(), "szp_composed", eb, &bytes, &mut out, DataType::F32, dims, 2 * 64 * 40 * 4, None).unwrap();
     // sequential decode (no seeking) equals the indexed decode
     let mut seq = Vec::new();
-    let h = fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut seq, &mut |_| {}).unwrap();
+    let h = fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &out[..], &mut seq, &mut |_| {}).unwrap();
     assert_eq!(h.dims, dims);
     let mut r = Cursor::new(out.clone());
     let ix = read_index(&mut r).unwrap();
     let mut all = Vec::new();
-    decompress_range(be.as_ref(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
+    decompress_range(be.as_ref(), &Default::default(), &mut r, &ix, 0, dims.len(), &mut all, &mut |_| {}).unwrap();
     assert!(seq == all);
     // a damaged tail or trailing bytes are caught by the sequential reader too
     let mut bad = out.clone();
     let last = bad.len() - 40;
     bad[last] ^= 1;
-    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &bad[..], Vec::new(), &mut |_| {}).is_err());
+    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &bad[..], Vec::new(), &mut |_| {}).is_err());
     let mut longer = out.clone();
     longer.push(0);
-    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &longer[..], Vec::new(), &mut |_| {}).is_err());
+    assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &longer[..], Vec::new(), &mut |_| {}).is_err());
     // the CLI: standard input to a stream and back through a pipe
     let dir = std::env::temp_dir().join(format!("fzwgpu-pipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -330,7 +330,7 @@ fn constant_and_non_finite_fields_stream_losslessly_under_noa() {
             let s = stream_into(be.as_ref(), preset, noa, &bytes, &mut out, DataType::F32, dims, 2 * 600 * 4, Some(range)).unwrap();
             assert_eq!(s.abs_bound, 0.0);
             let mut back = Vec::new();
-            fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();
+            fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &out[..], &mut back, &mut |_| {}).unwrap();
             assert!(back == bytes, "{preset}: bit-exact");
         }
     }
@@ -349,7 +349,7 @@ fn float64_streams() {
         let s = stream_into(be.as_ref(), preset, noa, &bytes, &mut out, DataType::F64, dims, 3 * 33 * 21 * 8, Some(range)).unwrap();
         assert_eq!(s.chunks, 4);
         let mut back = Vec::new();
-        fzwgpu::stream::decompress_sequential(be.as_ref(), &out[..], &mut back, &mut |_| {}).unwrap();
+        fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &out[..], &mut back, &mut |_| {}).unwrap();
         let (_, bad) = check_f64(&v, &f64_from(&back), s.abs_bound);
         assert_eq!(bad, 0, "{preset}");
     }

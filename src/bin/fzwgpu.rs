@@ -65,8 +65,8 @@ enum Cmd {
         r#box: Option<String>,
         /// Fusion of the inverse of Quantizer -> Lorenzo -> AdaptiveBitpack chains: auto,
         /// force (the one-pass decoder, `chain_decode`, or an error saying why it cannot
-        /// run) or off (the staged kernels). The values are the same. Single archives
-        /// only (a stream's chunks decode with auto).
+        /// run) or off (the staged kernels). The values are the same. For a stream,
+        /// the policy of every chunk decoded.
         #[arg(long, default_value = "auto")]
         fusion: String,
     },
@@ -500,9 +500,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Decompress { input, output, dev, chunk, range, r#box, fusion } => {
             let fusion: fzwgpu::stages::FusionPolicy = fusion.parse()?;
-            if fusion != fzwgpu::stages::FusionPolicy::Auto && (input.as_os_str() == "-" || is_stream_file(&input)?) {
-                return Err(Error::Input("--fusion applies to single FZM archives; a stream's chunks decode with auto".into()));
-            }
+            // one policy for a single archive and for every chunk of a stream
+            let opts = RunOptions { fusion, ..RunOptions::default() };
             if input.as_os_str() == "-" {
                 // a stream from standard input, decoded in order without seeking
                 if chunk.is_some() || range.is_some() || r#box.is_some() {
@@ -515,6 +514,7 @@ fn run(cli: Cli) -> Result<()> {
                     let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
                     let h = fzwgpu::stream::decompress_sequential(
                         be.as_ref(),
+                        &opts,
                         std::io::BufReader::with_capacity(1 << 22, std::io::stdin().lock()),
                         std::io::BufWriter::with_capacity(1 << 22, o),
                         &mut |_| {},
@@ -536,14 +536,14 @@ fn run(cli: Cli) -> Result<()> {
                 return Ok(());
             }
             if is_stream_file(&input)? {
-                return decompress_stream_cli(&input, &output, &dev, chunk, range.as_deref(), r#box.as_deref());
+                return decompress_stream_cli(&input, &output, &dev, &opts, chunk, range.as_deref(), r#box.as_deref());
             }
             if chunk.is_some() || r#box.is_some() {
                 return Err(Error::Input(format!("{} is a single FZM archive, not a stream of chunks", input.display())));
             }
             let bytes = std::fs::read(&input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
             let be = open_backend(&dev)?;
-            let mut d = fzwgpu::decompress(be.as_ref(), &bytes, &RunOptions { fusion, ..RunOptions::default() })?;
+            let mut d = fzwgpu::decompress(be.as_ref(), &bytes, &opts)?;
             if let Some(r) = range.as_deref() {
                 let (a, b) = parse_range(r, d.field.len())?;
                 let sz = d.field.dtype.size();
@@ -803,6 +803,7 @@ fn decompress_stream_cli(
     input: &Path,
     output: &Path,
     dev: &DevArgs,
+    opts: &RunOptions,
     chunk: Option<usize>,
     range: Option<&str>,
     bx: Option<&str>,
@@ -816,7 +817,7 @@ fn decompress_stream_cli(
         let tmp = part_path(output);
         let res = (|| -> Result<()> {
             let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-            fzwgpu::stream::decompress_box(be.as_ref(), &mut f, &index, b, std::io::BufWriter::new(o), &mut |_| {})?;
+            fzwgpu::stream::decompress_box(be.as_ref(), opts, &mut f, &index, b, std::io::BufWriter::new(o), &mut |_| {})?;
             Ok(())
         })();
         finish_part(&tmp, output, res)?;
@@ -847,7 +848,7 @@ fn decompress_stream_cli(
     let res = (|| -> Result<()> {
         let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
         let w = std::io::BufWriter::with_capacity(1 << 22, o);
-        fzwgpu::stream::decompress_range(be.as_ref(), &mut f, &index, a, b, w, &mut |done| pb.set_position(done))?;
+        fzwgpu::stream::decompress_range(be.as_ref(), opts, &mut f, &index, a, b, w, &mut |done| pb.set_position(done))?;
         Ok(())
     })();
     pb.finish_and_clear();
