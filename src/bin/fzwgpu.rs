@@ -325,11 +325,19 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "n/a".into())
 }
 
-/// A report's phases as a JSON object (null without a report).
-fn phases_json(r: Option<&fzwgpu::RunReport>) -> serde_json::Value {
-    r.map_or(serde_json::Value::Null, |r| {
-        r.phases.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>().into()
-    })
+/// The phases of a call's reports, one per repetition, as a JSON object: each phase's
+/// median over the repetitions (null without a report).
+fn phases_json(reports: &[fzwgpu::RunReport]) -> serde_json::Value {
+    let Some(first) = reports.first() else { return serde_json::Value::Null };
+    first
+        .phases
+        .iter()
+        .map(|(k, _)| {
+            let mut v: Vec<f64> = reports.iter().filter_map(|r| r.phases.iter().find(|p| &p.0 == k).map(|p| p.1)).collect();
+            (k.clone(), serde_json::json!(median(&mut v)))
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 fn median(v: &mut [f64]) -> Option<f64> {
@@ -1138,15 +1146,15 @@ fn bench_field(
             let mut into = fzwgpu::hostmem::zeroed(field.bytes.len())?;
             fzwgpu::hostmem::par_copy(&mut into, &field.bytes);
             let mut diw = vec![];
-            // the last repetition's reports of the reused-buffer calls (their phases)
-            let (mut last_ci, mut last_di) = (None, None);
+            // every repetition's reports (their phases' medians go to the JSON record)
+            let (mut rep_c, mut rep_d, mut rep_ci, mut rep_di) = (vec![], vec![], vec![], vec![]);
             // compress_into's archive buffer: reused across runs (touched by the first)
             let (mut reused, mut ciw) = (Vec::new(), vec![]);
             p.compress_into(be, field, &mut reused)?;
             for _ in 0..reps.max(1) {
                 let ci = p.compress_into(be, field, &mut reused)?;
                 ciw.push(ci.wall_seconds);
-                last_ci = Some(ci);
+                rep_ci.push(ci);
                 let c = p.compress(be, field)?;
                 cw.push(c.report.wall_seconds);
                 if c.bytes != archive {
@@ -1156,7 +1164,9 @@ fn bench_field(
                 dw.push(d.report.wall_seconds);
                 let di = fzwgpu::decompress_into(be, &c.bytes, &opts, &mut into)?;
                 diw.push(di.report.wall_seconds);
-                last_di = Some(di.report);
+                rep_di.push(di.report);
+                rep_c.push(c.report.clone());
+                rep_d.push(d.report.clone());
                 last = Some((c, d));
             }
             let (c, d) = last.ok_or_else(|| Error::Config("no repetitions".into()))?;
@@ -1210,10 +1220,10 @@ fn bench_field(
                     "compress_e2e_s": cw,
                     "decompress_kernel_s": dk,
                     "decompress_e2e_s": dw,
-                    "compress_phases_s": phases_json(Some(&c.report)),
-                    "decompress_phases_s": phases_json(Some(&d.report)),
-                    "compress_into_phases_s": phases_json(last_ci.as_ref()),
-                    "decompress_into_phases_s": phases_json(last_di.as_ref()),
+                    "compress_phases_s": phases_json(&rep_c),
+                    "decompress_phases_s": phases_json(&rep_d),
+                    "compress_into_phases_s": phases_json(&rep_ci),
+                    "decompress_into_phases_s": phases_json(&rep_di),
                     "compress_kernel_gbps": gbps(n, ck),
                     "compress_e2e_gbps": gbps(n, cw),
                     "decompress_kernel_gbps": gbps(n, dk),
