@@ -10,8 +10,8 @@ fn decode(be: &CpuBackend, b: &[u8]) {
     let mut r = Cursor::new(b);
     if let Ok(ix) = fzwgpu::stream::read_index(&mut r) {
         let n = ix.header.dims.len();
-        let _ = fzwgpu::stream::decompress_range(be, &mut r, &ix, 0, n, std::io::sink(), &mut |_| {});
-        let _ = fzwgpu::stream::decompress_range(be, &mut r, &ix, n / 3, n / 2, std::io::sink(), &mut |_| {});
+        let _ = fzwgpu::stream::decompress_range(be, &Default::default(), &mut r, &ix, 0, n, std::io::sink(), &mut |_| {});
+        let _ = fzwgpu::stream::decompress_range(be, &Default::default(), &mut r, &ix, n / 3, n / 2, std::io::sink(), &mut |_| {});
     }
 }
 

@@ -19,7 +19,6 @@ use crate::stages::{self, FusionPolicy, PartLen, PortData, RunOptions, Stage};
 use crate::types::{DataType, Dims, ErrorBound, Field};
 use config::MemoryStrategy;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Handle of a stage in a pipeline.
@@ -87,9 +86,9 @@ pub struct RunReport {
     /// such as SPECK), "host.archive" (writing the FZM bytes with their CRCs); on decompress
     /// "host.parse" (reading and checking the archive's header and layout; the payload
     /// checksum of archives past 1 MiB runs on another thread beside the uploads),
-    /// "host.verify" (waiting for that checksum after the uploads), "host.copy" (the host
-    /// copy of what the stages read of their archived buffers) and "host.record" (recording
-    /// the inverses, with the stages' metadata scans); both: "host.alloc" (buffer
+    /// "host.verify" (waiting for that checksum after the uploads) and "host.record"
+    /// (recording the inverses, with the stages' metadata scans, which read the archive
+    /// in place); both: "host.alloc" (buffer
     /// creation or pool reuse), "host.release" (returning buffers)).
     pub phases: Vec<(String, f64)>,
 }
@@ -154,7 +153,7 @@ impl<'b> DeviceField<'b> {
         BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4))
     }
 
-    fn port(&self) -> PortData {
+    fn port(&self) -> PortData<'static> {
         PortData::Device { slice: BufSlice::new(self.buf, self.offset, self.len.next_multiple_of(4)), len: self.len, host: None }
     }
 }
@@ -1033,39 +1032,14 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
-    // one host copy of what the stages read of their archived buffers on the host
-    // (block metadata, outlier lists; not the payloads, which only the device reads):
-    // the leading bytes each consuming stage asks for, one after another
-    let host_len: Vec<usize> = (0..arch.buffers.len())
-        .map(|k| {
-            let id = arch.buffers[k].dag_buffer_id;
-            let want =
-                (0..n).find_map(|i| arch.stages[i].outputs.iter().position(|&o| o == id).map(|p| stages[i].host_read_bytes(p))).flatten();
-            let len = arch.buffer_data(k).len();
-            want.map_or(len, |w| len.min(usize::try_from(w).unwrap_or(usize::MAX)))
-        })
-        .collect();
-    // the archived buffers go to the device (and what the stages read on the host to one
-    // host copy) while another thread checks the payload checksum; nothing reads a
-    // buffer's contents before it passed
-    let (t_copy, t_verify) = std::thread::scope(|sc| -> Result<(f64, f64)> {
+    // the archived buffers go to the device while another thread checks the payload
+    // checksum; the stages read what they need on the host (block metadata, outlier
+    // lists) from the archive itself, and nothing reads a buffer's contents before the
+    // checksum passed (the join below comes before any stage runs)
+    let t_verify = std::thread::scope(|sc| -> Result<f64> {
         let check = pending.map(|p| sc.spawn(move || p.verify()));
-        let tcopy = Instant::now();
-        let shared = {
-            let mut v = crate::hostmem::zeroed(host_len.iter().sum())?;
-            let mut at = 0;
-            for (k, &l) in host_len.iter().enumerate() {
-                crate::hostmem::par_copy(&mut v[at..at + l], &arch.buffer_data(k)[..l]);
-                at += l;
-            }
-            Arc::new(v)
-        };
-        let t_copy = tcopy.elapsed().as_secs_f64();
-        let mut host_at = 0;
         for (k, e) in arch.buffers.iter().enumerate() {
             let data = arch.buffer_data(k);
-            let at = host_at;
-            host_at += host_len[k];
             let size = (data.len() as u64).next_multiple_of(4).max(4);
             let buf = r.alloc(size)?;
             let tu = Instant::now();
@@ -1085,7 +1059,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
                 PortData::Device {
                     slice: BufSlice::new(buf, 0, size),
                     len: data.len() as u64,
-                    host: Some(stages::HostBytes::window(shared.clone(), at, host_len[k])),
+                    host: Some(stages::HostBytes::Archive(data)),
                 },
             );
         }
@@ -1093,7 +1067,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         if let Some(h) = check {
             h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
         }
-        Ok((t_copy, tv.elapsed().as_secs_f64()))
+        Ok(tv.elapsed().as_secs_f64())
     })?;
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
     let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
@@ -1284,7 +1258,6 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         ("download".into(), t_download),
         ("host".into(), t_host),
         ("host.parse".into(), t_parse),
-        ("host.copy".into(), t_copy),
         ("host.verify".into(), t_verify),
         ("host.record".into(), t_record),
         ("host.alloc".into(), t_alloc),

@@ -286,7 +286,7 @@ impl Stage for BitpackStage {
         vec![n.div_ceil(self.block_size as u64).next_multiple_of(8) + n * 4]
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) =
             inputs.first().ok_or_else(|| Error::Pipeline("AdaptiveBitpack: no input".into()))?.device("AdaptiveBitpack input")?;
         if len % 4 != 0 || len == 0 {
@@ -317,11 +317,7 @@ impl Stage for BitpackStage {
         Ok(())
     }
 
-    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
-        self.n.map(|n| Geo::meta_pad_of(n, self.block_size as u64, META_BYTES))
-    }
-
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (g, per, slice) = self.validate_input(r, inputs, opts)?;
         let n = g.n;
         let out = r.alloc(n * 4)?;

@@ -38,7 +38,7 @@ pub fn ineligible(q: &QuantizerStage, l: &LorenzoStage, b: &BitpackStage, r: &Re
 /// What [`record_forward`] recorded.
 pub struct FusedForward {
     /// The outputs of (quantizer, lorenzo, bitpack).
-    pub ports: [Vec<PortData>; 3],
+    pub ports: [Vec<PortData<'static>>; 3],
     /// The kernels that run: `chain_encode`, `chain_encode_flat` or `chain_width+chain_pack`.
     pub kernels: &'static str,
     /// `chain_encode`'s walk: rows (2-D) or planes (3-D) per invocation (None without it).
@@ -402,7 +402,7 @@ pub fn record_inverse(
     means: Option<&PortData>,
     outliers: &PortData,
     opts: &RunOptions,
-) -> Result<PortData> {
+) -> Result<PortData<'static>> {
     let res = q.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
     let dims = l.dims.ok_or_else(|| Error::corrupt("Lorenzo: no stored dims"))?;
     let n = dims.len();

@@ -399,7 +399,7 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         Ok(())
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let [field, codes] = inputs else {
             return Err(Error::Pipeline(format!("{}: needs [field, codes]", R::TYPE_NAME)));
         };
@@ -448,7 +448,7 @@ impl<R: Reconstructor> Stage for OutlierCorrectStage<R> {
         encode_list(&words, res.n, self.dtype.size())
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt(format!("{}: no stored configuration", R::TYPE_NAME)))?;
         let n = res.n;
         let [list, codes] = inputs else {

@@ -207,7 +207,7 @@ impl Stage for LorenzoStage {
         v
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Lorenzo: no input".into()))?.device("Lorenzo input")?;
         let n = len / 4;
         let dims = self
@@ -233,7 +233,7 @@ impl Stage for LorenzoStage {
         Ok(out)
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let dims = self.dims.ok_or_else(|| Error::corrupt("Lorenzo: no stored dims"))?;
         let n = dims.len();
         let (res, len) = inputs.first().ok_or_else(|| Error::Pipeline("Lorenzo inverse: no residuals".into()))?.device("residuals")?;

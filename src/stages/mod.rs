@@ -79,57 +79,53 @@ pub struct Part {
     pub len: PartLen,
 }
 
-/// Host bytes of a port: a window of a shared allocation (decoding keeps one host
-/// copy of the whole archive, and each archived buffer is a window of it).
+/// Host bytes of a port: the archive's own bytes of an archived buffer on decode (no
+/// copy: they live as long as the decode call that borrows the archive), or bytes read
+/// back from the device (shared, cheap to clone).
 #[derive(Debug, Clone)]
-pub struct HostBytes {
-    all: Arc<Vec<u8>>,
-    start: usize,
-    len: usize,
+pub enum HostBytes<'a> {
+    Archive(&'a [u8]),
+    Owned(Arc<Vec<u8>>),
 }
 
-impl HostBytes {
+impl HostBytes<'_> {
     pub fn new(v: Vec<u8>) -> Self {
-        let len = v.len();
-        HostBytes { all: Arc::new(v), start: 0, len }
-    }
-    /// Bytes `start .. start + len` of `all` (clamped to it).
-    pub fn window(all: Arc<Vec<u8>>, start: usize, len: usize) -> Self {
-        let start = start.min(all.len());
-        let len = len.min(all.len() - start);
-        HostBytes { all, start, len }
+        HostBytes::Owned(Arc::new(v))
     }
 }
 
-impl std::ops::Deref for HostBytes {
+impl std::ops::Deref for HostBytes<'_> {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.all[self.start..self.start + self.len]
+        match self {
+            HostBytes::Archive(b) => b,
+            HostBytes::Owned(v) => v,
+        }
     }
 }
 
 /// Data on a port.
 #[derive(Debug, Clone)]
-pub enum PortData {
+pub enum PortData<'a> {
     /// Contiguous bytes in a device window whose length is known on the host; `host`
     /// holds a host copy when one exists (archive buffers on decode).
-    Device { slice: BufSlice, len: u64, host: Option<HostBytes> },
+    Device { slice: BufSlice, len: u64, host: Option<HostBytes<'a>> },
     /// Assembled on the host after the submission from parts whose lengths are read
     /// back at the end: only for outputs that go to the archive.
     Deferred { parts: Vec<Part> },
 }
 
-impl PortData {
+impl<'a> PortData<'a> {
     /// The device window, its length and a host copy of its bytes: the archive's copy
     /// when there is one, else read back (after submitting what was recorded).
-    pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, HostBytes)> {
+    pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, HostBytes<'a>)> {
         self.host_prefix(r, what, u64::MAX)
     }
 
     /// Like [`host_bytes`](Self::host_bytes), for a caller that reads only the first
     /// `want` bytes on the host: the host copy holds at least `min(want, len)` bytes
     /// (the archive's copy when it is that long, else read back from the device).
-    pub fn host_prefix(&self, r: &mut Recorder, what: &str, want: u64) -> Result<(BufSlice, u64, HostBytes)> {
+    pub fn host_prefix(&self, r: &mut Recorder, what: &str, want: u64) -> Result<(BufSlice, u64, HostBytes<'a>)> {
         match self {
             PortData::Device { slice, len, host: Some(h) } if h.len() as u64 >= want.min(*len) => Ok((*slice, *len, h.clone())),
             PortData::Device { slice, len, .. } => {
@@ -140,6 +136,15 @@ impl PortData {
                 Ok((*slice, *len, HostBytes::new(v)))
             }
             PortData::Deferred { .. } => Err(Error::Pipeline(format!("{what}: input must be a device buffer"))),
+        }
+    }
+
+    /// The same port without its host copy (what a stage returns: outputs are device
+    /// windows or deferred parts, never bytes of the archive being decoded).
+    pub fn without_host(&self) -> PortData<'static> {
+        match self {
+            PortData::Device { slice, len, .. } => PortData::Device { slice: *slice, len: *len, host: None },
+            PortData::Deferred { parts } => PortData::Deferred { parts: parts.clone() },
         }
     }
 
@@ -254,22 +259,15 @@ pub trait Stage: Send {
         Ok(())
     }
     /// Record the forward kernels.
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>>;
     /// After the submission: the host bytes of this stage's archived outputs (None for
     /// outputs consumed by other stages).
     fn finish_forward(&mut self, _outputs: &[Option<&[u8]>]) -> Result<()> {
         Ok(())
     }
-    /// How many leading bytes of archived forward output `port` the inverse reads on
-    /// the host (None: all of them). Decoding copies only those out of the archive
-    /// (SZx, SZp and AdaptiveBitpack read their meta region, not the payload); a hint too
-    /// short costs a readback ([`PortData::host_prefix`]), never a wrong result.
-    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
-        None
-    }
     /// Record the inverse kernels: inputs are the forward outputs, outputs rebuild the
     /// forward inputs.
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>>;
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>>;
     /// Serialized config (at most [`MAX_CONFIG_BYTES`]).
     fn config_bytes(&self) -> Vec<u8>;
     /// Human-readable config, for `info`.
@@ -399,7 +397,7 @@ mod tests {
     use crate::backend::Backend;
 
     /// `host_prefix` hands out the attached host copy when it is long enough and reads
-    /// the device window back when it is not (a short `host_read_bytes` hint costs a
+    /// the device window back when it is not (a short host copy costs a
     /// readback, never wrong bytes).
     #[test]
     fn host_prefix_reads_back_what_the_copy_lacks() {

@@ -359,7 +359,7 @@ impl Stage for QuantizerStage {
         Ok(())
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer: no input".into()))?.device("Quantizer input")?;
         let n = len / self.sz();
         let res = self.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("Quantizer: prepare_forward must run first".into()))?;
@@ -417,7 +417,7 @@ impl Stage for QuantizerStage {
         Ok(())
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("Quantizer: no stored configuration"))?;
         let n = res.n;
         let (codes, clen) = inputs.first().ok_or_else(|| Error::Pipeline("Quantizer inverse: no codes".into()))?.device("codes")?;

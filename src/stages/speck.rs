@@ -402,7 +402,7 @@ impl Stage for SpeckStage {
         // worst case: about 2 bits per plane per value plus set bits
         vec![16 + input_bytes.first().copied().unwrap_or(0) * 3]
     }
-    fn record_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, _r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (codes, len) = inputs.first().ok_or_else(|| Error::Pipeline("SPECK: no input".into()))?.device("codes")?;
         let n = len / 4;
         if n == 0 || len % 4 != 0 || n >= u32::MAX as u64 {
@@ -421,7 +421,7 @@ impl Stage for SpeckStage {
         let codes: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         encode(&codes, dims, self.zigzag())
     }
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (dims, n) = match (self.dims, self.n) {
             (Some(d), Some(n)) => (d, n),
             _ => return Err(Error::corrupt("SPECK: no stored configuration")),

@@ -258,7 +258,7 @@ impl Stage for SzpStage {
         Ok(())
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZp: no input".into()))?.device("SZp input")?;
         let n = len / self.sz();
         let res = self.resolved.filter(|r| r.n == n).ok_or_else(|| Error::Pipeline("SZp: prepare_forward must run first".into()))?;
@@ -297,7 +297,7 @@ impl Stage for SzpStage {
         Ok(())
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZp: no stored configuration"))?;
         let g = self.geometry(r, res.n, opts)?;
         // the host reads only the widths (the meta region); the payload stays on the device
@@ -339,10 +339,6 @@ impl Stage for SzpStage {
             pstart += per[k as usize];
         }
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
-    }
-
-    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
-        self.resolved.map(|res| Geo::meta_pad_of(res.n, self.block_size as u64, 1))
     }
 
     fn config_bytes(&self) -> Vec<u8> {

@@ -400,7 +400,7 @@ impl Stage for SzxStage {
         Ok(())
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
         let n = len / self.sz();
         let res = match self.resolved {
@@ -478,7 +478,7 @@ impl Stage for SzxStage {
         Ok(())
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
         let g = self.geometry(r, res.n, opts)?;
         let (slice, len, host) =
@@ -530,10 +530,6 @@ impl Stage for SzxStage {
             pstart += words;
         }
         Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
-    }
-
-    fn host_read_bytes(&self, _port: usize) -> Option<u64> {
-        self.resolved.map(|res| Geo::meta_pad_of(res.n, self.cfg.block_size as u64, META_BYTES))
     }
 
     fn config_bytes(&self) -> Vec<u8> {

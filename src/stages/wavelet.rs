@@ -321,7 +321,7 @@ impl Stage for WaveletStage {
         self.dims
     }
 
-    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline(format!("{}: no input", self.type_name())))?.device("field")?;
         let sz = self.dtype.size() as u64;
         let n = len / sz;
@@ -338,7 +338,7 @@ impl Stage for WaveletStage {
         Ok(vec![PortData::Device { slice: work, len: n * 8, host: None }])
     }
 
-    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData>> {
+    fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], _opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
         let n = self.n.ok_or_else(|| Error::corrupt(format!("{}: no stored configuration", self.type_name())))?;
         let (coeffs, len) =
             inputs.first().ok_or_else(|| Error::Pipeline(format!("{} inverse: no input", self.type_name())))?.device("coeffs")?;
