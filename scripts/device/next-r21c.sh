@@ -2,9 +2,9 @@
 # Round 21, call 3 (prepared in round 21, not yet run). Kit (KIT_D: main before the
 # decode stopped copying the archive's metadata):
 #   KIT_B=scripts/device/patches/szx-compact-vec4.patch \
-#   KIT_C=scripts/device/patches/range-final-unrolled.patch KIT_D=<rev> bash scripts/device/kit.sh
-#   with <rev> the commit "bench --json: each phase ... median" (round 21), the parent
-#   of the change. Round 19 (h200-r19d): szx decompress_into through Vulkan 31.8 GB/s,
+#   KIT_C=scripts/device/patches/range-final-unrolled.patch KIT_D=c1da48f bash scripts/device/kit.sh
+#   (c1da48f: "bench --json: each phase ... median", the parent of the change; the
+#   same kit serves next-r21a.sh and next-r21b.sh). Round 19 (h200-r19d): szx decompress_into through Vulkan 31.8 GB/s,
 #   79% of the readback into touched memory; phases (ms) upload 4.75, host.copy 1.89,
 #   host.record 0.67, device 1.24, download 25.13. The copy is gone on main.
 # End to end (--replays 1) on the 1 GiB smooth field, szx and szp_composed, fzwgpu-d
