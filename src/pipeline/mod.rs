@@ -88,8 +88,8 @@ pub struct RunReport {
     /// checksum of archives past 1 MiB runs on another thread beside the uploads),
     /// "host.verify" (waiting for that checksum after the uploads) and "host.record"
     /// (recording the inverses, with the stages' metadata scans, which read the archive
-    /// in place); both: "host.alloc" (buffer
-    /// creation or pool reuse), "host.release" (returning buffers)).
+    /// in place); both: "host.alloc" (buffer creation or pool reuse), "host.release"
+    /// (returning buffers)).
     pub phases: Vec<(String, f64)>,
 }
 
