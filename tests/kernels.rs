@@ -1661,3 +1661,55 @@ fn wavelet_io_and_correct_kernels_match_twins() {
         }
     }
 }
+
+/// Blocks whose quarter-step shift (the second try after a value's code missed the
+/// bound) needs one bit more than the unshifted levels: found with the cpu twin at a
+/// bound of 2.5625 float32 ULPs near 1.0, where codes miss through the levels'
+/// rounding. Interleaved with blocks that keep their first codes, so one subgroup
+/// holds blocks that shift and blocks that do not.
+#[test]
+fn szx_encode_shift_that_widens() {
+    use fzwgpu::backend::cpu::szx::{classify_block, quant, SzxP, BT_QUANT};
+    let mut rng = Rng(seed());
+    let e = f32::round_down_from_f64(2.5625 * 2f64.powi(-23));
+    let step = e + e;
+    let p = SzxP::<f32> {
+        n: 128,
+        block_size: 128,
+        nblocks: 1,
+        exact: 0,
+        chunk: 0,
+        word_base: 0,
+        eb: e,
+        inv: (1.0 / step as f64) as f32,
+        step,
+        one: 1.0,
+        tiny: f32::TINY,
+        two_maxw: 16777216.0,
+    };
+    let block = |rng: &mut Rng, k: i32, frac: f64| -> Vec<f32> {
+        let base = 1.0 + rng.unit();
+        let span = (2f64.powi(k) - 1.0 + frac) * step as f64;
+        let mut v: Vec<f32> = (0..128).map(|i| (base + span * [0.0, 1.0].get(i).copied().unwrap_or_else(|| rng.unit())) as f32).collect();
+        v[2] = v[0];
+        v
+    };
+    let (mut field, mut hits) = (Vec::new(), 0);
+    for t in 0..4000 {
+        let frac = 0.25 + 0.25 * rng.unit();
+        let v = block(&mut rng, 1 + t % 6, frac);
+        let du: Vec<u32> = v.iter().map(|x| x.to_bits()).collect();
+        let (inf, _, _) = classify_block(&p, &du, &v, 0, &mut Vec::new());
+        let (mn, mx) = (v.iter().copied().fold(f32::INFINITY, f32::min), v.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+        let w0 = 32 - (quant(mx, mn, &p) as u32).leading_zeros();
+        if inf & 0xff == BT_QUANT && inf >> 8 != w0 {
+            hits += 1;
+            field.extend_from_slice(&v);
+            // a neighbour that keeps its first codes (or is constant or raw)
+            let frac = 0.1 * rng.unit();
+            field.extend(block(&mut rng, 1 + t % 6, frac));
+        }
+    }
+    assert!(hits >= 16, "only {hits} widening shifts found");
+    szx_chain::<f32>(&format!("{hits} widening shifts"), f32_bytes(&field), field.len(), 128, e as f64);
+}

@@ -258,22 +258,21 @@ fn encode8(b: u32, t: u32) {
         // codes failed; taken by the whole subgroup when any of its blocks needs it
         let need = live && !any_special && flags == 0u;
         if (sg_any(need)) {
+            // the shifted codes go straight into cs: a block that needs them has no
+            // use for its first codes (they failed), and the others keep theirs; so
+            // one set of 16 codes is live per lane, not two
             let r2 = shifted_ref(mn);
             let lv2 = levels(mx, r2);
             var ok2 = lv2.ok;
-            let w2 = lv2.w;
-            let qlim2 = lv2.qlim;
-            var c2 = Codes16(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), false);
-            if (ok2) {
-                c2 = codes16(u0, u1, u2, u3, r2, qlim2, false);
-                ok2 = c2.ok;
+            if (need && ok2) {
+                cs = codes16(u0, u1, u2, u3, r2, lv2.qlim, false);
+                ok2 = cs.ok;
             }
             let all2 = cl_all(ok2);
             if (need && all2) {
                 quant_ok = true;
                 rq = r2;
-                w = w2;
-                cs = c2;
+                w = lv2.w;
             }
         }
         if (!any_special) {
