@@ -15,7 +15,10 @@
 // skipping exchanges. The host picks it for float32 blocks of 128 on adapters with
 // subgroups (sizes multiples of 8) unless FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
 // Through CUDA its registers are capped at 64 (4 workgroups per multiprocessor on
-// sm_90; 80 uncapped = 3): 690 -> 738 GB/s on the H200's 2-D field (round 12).
+// sm_90; 80 uncapped = 3 in round 12, when it held two sets of codes per lane):
+// 690 -> 738 GB/s on the H200's 2-D field (round 12). Since round 21 (one set of
+// codes) NVRTC gives it 64 registers uncapped too (8 bytes of stack; capped: none,
+// where it had 56 bytes before).
 // cuda-min-blocks: 4
 #include "common/grid.wgsl"
 #include "common/ordered.wgsl"
