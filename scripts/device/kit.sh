@@ -3,8 +3,8 @@
 # and every test binary of this checkout built with --features cuda (stripped; packed
 # with a 192 MiB xz window, so the test binaries' shared code is stored once), the
 # optional CLIs of other commits or of this tree with a patch applied (KIT_B=<rev> or
-# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b; KIT_C and KIT_D
-# likewise as fzwgpu-c and fzwgpu-d), the real fields,
+# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b; KIT_C, KIT_D and
+# KIT_E likewise as fzwgpu-c, fzwgpu-d and fzwgpu-e), the real fields,
 # the Vulkan loader set-up from ../shared/device, and the scripts in scripts/device/.
 # Usage (from the project root): bash scripts/device/kit.sh   (3-6 minutes here)
 # Then call the device tool's run with carry [".device"] and e.g.
@@ -28,8 +28,8 @@ rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-prob
 # crate, default features, built into this target directory as scripts/test.sh does)
 (cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
 cp target/release/vkstats "$stage/vkstats"
-# another CLI per KIT_B / KIT_C / KIT_D (fzwgpu-b, fzwgpu-c, fzwgpu-d)
-for kv in "b:${KIT_B:-}" "c:${KIT_C:-}" "d:${KIT_D:-}"; do
+# another CLI per KIT_B / KIT_C / KIT_D / KIT_E (fzwgpu-b ... fzwgpu-e)
+for kv in "b:${KIT_B:-}" "c:${KIT_C:-}" "d:${KIT_D:-}" "e:${KIT_E:-}"; do
   suf=${kv%%:*}; what=${kv#*:}
   [ -n "$what" ] || continue
   if [ -f "$what" ]; then
