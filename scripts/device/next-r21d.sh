@@ -1,20 +1,21 @@
 #!/bin/bash
 # Round 21, call 4 (prepared in round 21, not yet run). Kit: the kit of next-r21a.sh
-# with KIT_E=scripts/device/patches/encode-prev-shared.patch as well (fzwgpu-e):
-#   chain_encode keeps the previous step's walked quantity (32 values per invocation)
-#   in workgroup memory instead of 32 registers (8 vec4 pieces per invocation at
+# with KIT_E=scripts/device/patches/chain-walk-shared.patch as well (fzwgpu-e): both
+#   chain kernels keep their 32 values of walk state per invocation (chain_encode: the
+#   previous step's walked quantity; chain_decode: the columns' running sums along y)
+#   in workgroup memory instead of registers (8 vec4 pieces per invocation at
 #   k * WG + lid; only the owner touches them, no barrier). NVRTC sm_90: chain_encode
-#   126 -> 93 registers, chain_encode_flat 128 -> 95, float64 148 -> 116 / 114 (9.5 KiB
-#   of workgroup memory per workgroup of 64; SASS +80 instructions). Round 7's ncu
-#   profile: chain_encode latency-bound at 24% occupancy (125 registers). Lavapipe:
-#   chain_encode 649-662 -> 688 ms per three 64 Mi-value replays (4-6% slower there);
-#   the kernel, fusion and adversarial SZp tests pass; mutations that skip the store or
-#   share a slot between two invocations fail the kernel and fusion tests.
+#   126 -> 93 registers (flat 128 -> 95), chain_decode (COALESCE) 96 -> 80, ragged
+#   110 -> 76; float64 148 -> 116, 96 -> 64. Round 7's ncu profile: chain_encode
+#   latency-bound at 24% occupancy (125 registers); round 20's vkstats: chain_decode 95.
+#   Compression runs only chain_encode and decompression only chain_decode, so the
+#   A/B's compress column measures one half and its decompress column the other.
+#   Lavapipe: tests pass, mutations fail; both kernels slower there (not the target).
 # 1. validation.sh of both chain presets through fzwgpu-e on both backends
 #    (eval --compare-cpu on every real field, 3 bounds, f32 and f64)
-# 2. A/B main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the 800 GB/s
-#    target's gap is widest there): 1-D 1 GiB and 2-D smooth 1 GiB, then 1-D once
-#    more; then CUDA 1-D while time is left
+# 2. A/B main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the 800 / 1000
+#    GB/s targets' gaps are widest there): 1-D 1 GiB and 2-D smooth 1 GiB, then 1-D
+#    once more; then CUDA 1-D while time is left
 source .device/setup.sh
 VAL_LEFT=230 val r21d-e /tmp/ct/fzwgpu-e "szp_composed szp_centered" 110
 ab() { # round backend fields-args label
