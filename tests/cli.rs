@@ -550,27 +550,16 @@ fn decompress_fusion_flag_applies_to_every_chunk_of_a_stream() {
     // stream (whole, --range, --box, --chunk, from standard input) takes the policy
     let input = write_field("s.f32", 41 * 330);
     let a = common::f32_from(&std::fs::read(&input).unwrap());
-    let arch = tmp("s.fzms");
-    let (c, _, e) = run(&[
-        "compress",
-        "-i",
-        input.to_str().unwrap(),
-        "-o",
-        arch.to_str().unwrap(),
-        "--dims",
-        "41x330",
-        "--preset",
-        "szp_composed",
-        "--eb",
-        "1e-3",
-        "--mode",
-        "abs",
-        "--chunk-size",
-        "1312",
-        "--backend",
-        "wgpu",
-    ]);
-    assert_eq!(c, 0, "{e}");
+    // streams of 8 rows per chunk
+    let stream = |preset: &str, backend: &str| {
+        let arch = tmp(&format!("s-{preset}.fzms"));
+        let (i, o) = (input.to_str().unwrap(), arch.to_str().unwrap());
+        let args = ["compress", "-i", i, "-o", o, "--dims", "41x330", "--preset", preset, "--eb", "1e-3", "--mode", "abs"];
+        let (c, _, e) = run(&[&args[..], &["--chunk-size", "1312", "--backend", backend]].concat());
+        assert_eq!(c, 0, "{preset}: {e}");
+        arch
+    };
+    let arch = stream("szp_composed", "wgpu");
     let ways: [&[&str]; 4] = [&[], &["--range", "100:9000"], &["--box", "3:40,17:290"], &["--chunk", "7"]];
     for (w, extra) in ways.iter().enumerate() {
         let mut outs = Vec::new();
@@ -620,27 +609,7 @@ fn decompress_fusion_flag_applies_to_every_chunk_of_a_stream() {
     assert!(outs[0] == outs[1] && outs[0] == outs[2], "stdin: the decoders disagree");
     assert_eq!(common::check_f32(&a, &common::f32_from(&outs[0]), 1e-3).1, 0);
     // force on a stream whose chunks hold no such chain: an error, no output
-    let sarch = tmp("s-szx.fzms");
-    let (c, _, e) = run(&[
-        "compress",
-        "-i",
-        input.to_str().unwrap(),
-        "-o",
-        sarch.to_str().unwrap(),
-        "--dims",
-        "41x330",
-        "--preset",
-        "szx",
-        "--eb",
-        "1e-3",
-        "--mode",
-        "abs",
-        "--chunk-size",
-        "1312",
-        "--backend",
-        "cpu",
-    ]);
-    assert_eq!(c, 0, "{e}");
+    let sarch = stream("szx", "cpu");
     let out = tmp("s-szx.out");
     let (c, _, e) =
         run(&["decompress", "-i", sarch.to_str().unwrap(), "-o", out.to_str().unwrap(), "--backend", "cpu", "--fusion", "force"]);

@@ -1669,24 +1669,12 @@ fn wavelet_io_and_correct_kernels_match_twins() {
 /// holds blocks that shift and blocks that do not.
 #[test]
 fn szx_encode_shift_that_widens() {
-    use fzwgpu::backend::cpu::szx::{classify_block, quant, SzxP, BT_QUANT};
+    use fzwgpu::backend::cpu::szx::{classify_block, quant, BT_QUANT};
     let mut rng = Rng(seed());
     let e = f32::round_down_from_f64(2.5625 * 2f64.powi(-23));
     let step = e + e;
-    let p = SzxP::<f32> {
-        n: 128,
-        block_size: 128,
-        nblocks: 1,
-        exact: 0,
-        chunk: 0,
-        word_base: 0,
-        eb: e,
-        inv: (1.0 / step as f64) as f32,
-        step,
-        one: 1.0,
-        tiny: f32::TINY,
-        two_maxw: 16777216.0,
-    };
+    // the twin's view of the kernels' params (the same bytes the kernels get)
+    let p = <f32 as SzxFloat>::params(&szx_params::<f32>(128, 128, e as f64, false)).unwrap();
     let block = |rng: &mut Rng, k: i32, frac: f64| -> Vec<f32> {
         let base = 1.0 + rng.unit();
         let span = (2f64.powi(k) - 1.0 + frac) * step as f64;
