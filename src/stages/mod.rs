@@ -108,7 +108,8 @@ impl std::ops::Deref for HostBytes<'_> {
 #[derive(Debug, Clone)]
 pub enum PortData<'a> {
     /// Contiguous bytes in a device window whose length is known on the host; `host`
-    /// holds a host copy when one exists (archive buffers on decode).
+    /// holds the same bytes on the host where they are at hand (on decode, an archived
+    /// buffer's bytes in the archive itself).
     Device { slice: BufSlice, len: u64, host: Option<HostBytes<'a>> },
     /// Assembled on the host after the submission from parts whose lengths are read
     /// back at the end: only for outputs that go to the archive.
@@ -116,15 +117,15 @@ pub enum PortData<'a> {
 }
 
 impl<'a> PortData<'a> {
-    /// The device window, its length and a host copy of its bytes: the archive's copy
-    /// when there is one, else read back (after submitting what was recorded).
+    /// The device window, its length and its bytes on the host: the archive's own bytes
+    /// when the port has them, else read back (after submitting what was recorded).
     pub fn host_bytes(&self, r: &mut Recorder, what: &str) -> Result<(BufSlice, u64, HostBytes<'a>)> {
         self.host_prefix(r, what, u64::MAX)
     }
 
     /// Like [`host_bytes`](Self::host_bytes), for a caller that reads only the first
-    /// `want` bytes on the host: the host copy holds at least `min(want, len)` bytes
-    /// (the archive's copy when it is that long, else read back from the device).
+    /// `want` bytes on the host: the bytes returned hold at least `min(want, len)`
+    /// (the port's host bytes when they are that long, else read back from the device).
     pub fn host_prefix(&self, r: &mut Recorder, what: &str, want: u64) -> Result<(BufSlice, u64, HostBytes<'a>)> {
         match self {
             PortData::Device { slice, len, host: Some(h) } if h.len() as u64 >= want.min(*len) => Ok((*slice, *len, h.clone())),
