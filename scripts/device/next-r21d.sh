@@ -6,7 +6,8 @@
 #   in workgroup memory instead of registers (8 vec4 pieces per invocation at
 #   k * WG + lid; only the owner touches them, no barrier). NVRTC sm_90: chain_encode
 #   126 -> 93 registers (flat 128 -> 95), chain_decode (COALESCE) 96 -> 80, ragged
-#   110 -> 76; float64 148 -> 116, 96 -> 64. Round 7's ncu profile: chain_encode
+#   110 -> 76; without COALESCE (Vulkan's form) 96 -> 62 and 95 -> 64; float64
+#   148 -> 116, 96 -> 64. Round 7's ncu profile: chain_encode
 #   latency-bound at 24% occupancy (125 registers); round 20's vkstats: chain_decode 95.
 #   Compression runs only chain_encode and decompression only chain_decode, so the
 #   A/B's compress column measures one half and its decompress column the other.
