@@ -25,9 +25,10 @@
 #    had 95 registers with naga's loop counters, 72 without, in round 20) and of
 #    szx_encode8 (80 registers through Vulkan in round 20)
 # 2. A/B fzwgpu-d (before szx_encode8's change), main, fzwgpu-b, fzwgpu-c on szx: 2-D
-#    smooth and CESM TS tiled 1 GiB (setup.sh's FZWGPU_DATA_DIR), 1-D 1 GiB; through
-#    both backends, then the 2-D field through Vulkan once more; a per-dispatch profile
-#    of 2-D szx through fzwgpu-c (Vulkan)
+#    smooth and CESM TS tiled 1 GiB (setup.sh's FZWGPU_DATA_DIR) through both backends,
+#    1-D 1 GiB through Vulkan, then the 2-D field through Vulkan once more (the time
+#    guards may cut the last steps); a per-dispatch profile of 2-D szx through
+#    fzwgpu-c (Vulkan)
 source .device/setup.sh
 timeout 60 /tmp/ct/vkstats szx_encode8 chain_encode chain_decode chain_decode_ragged szx_compact chain_compact szx_range_final > $OUT/r21a-vkstats.txt 2>&1; echo "vkstats rc=$?"
 grep -E "robust \[|no-loop" $OUT/r21a-vkstats.txt | cut -c1-120
