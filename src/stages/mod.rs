@@ -15,7 +15,6 @@ pub mod wavelet;
 use crate::error::{Error, Result};
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound};
-use std::sync::Arc;
 
 /// StageType ids of the FZM format (REFERENCE.md). Never reused or renumbered.
 pub mod ids {
@@ -81,16 +80,16 @@ pub struct Part {
 
 /// Host bytes of a port: the archive's own bytes of an archived buffer on decode (no
 /// copy: they live as long as the decode call that borrows the archive), or bytes read
-/// back from the device (shared, cheap to clone).
+/// back from the device.
 #[derive(Debug, Clone)]
 pub enum HostBytes<'a> {
     Archive(&'a [u8]),
-    Owned(Arc<Vec<u8>>),
+    Owned(Vec<u8>),
 }
 
 impl HostBytes<'_> {
     pub fn new(v: Vec<u8>) -> Self {
-        HostBytes::Owned(Arc::new(v))
+        HostBytes::Owned(v)
     }
 }
 
