@@ -1099,8 +1099,9 @@ fn bench_field(
         fzwgpu::kernels::scan::scan_mode().name(),
         if batched { "batched in one submission, mean" } else { "separate submissions, median" }
     );
-    if let Ok(c) = std::env::var("FZWGPU_SHADER_CHECKS") {
-        println!("shader runtime checks: {c} (FZWGPU_SHADER_CHECKS, diagnostic)");
+    let checks = fzwgpu::backend::wgpu::shader_checks();
+    if checks != fzwgpu::backend::wgpu::ShaderChecks::Full {
+        println!("shader runtime checks: {} (FZWGPU_SHADER_CHECKS, diagnostic)", checks.name());
     }
     println!(
         "{:<14} {:>8} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>11} {:>6} {:>11} {:>6} {:>11} {:>8}",
@@ -1251,7 +1252,7 @@ fn bench_field(
                     "preheat_ms": preheat_ms,
                     "fusion": format!("{fusion:?}").to_lowercase(),
                     "scan": fzwgpu::kernels::scan::scan_mode().name(),
-                    "shader_checks": std::env::var("FZWGPU_SHADER_CHECKS").unwrap_or_else(|_| "full".into()),
+                    "shader_checks": checks.name(),
                     "warmup": warmup,
                     "adapter": info.adapter,
                     "api": info.api,

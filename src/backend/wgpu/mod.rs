@@ -969,6 +969,17 @@ pub enum ShaderChecks {
     NoBoundsChecks,
 }
 
+impl ShaderChecks {
+    /// The `FZWGPU_SHADER_CHECKS` value that selects it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderChecks::Full => "full",
+            ShaderChecks::NoLoopBounding => "noloop",
+            ShaderChecks::NoBoundsChecks => "nobounds",
+        }
+    }
+}
+
 /// `FZWGPU_SHADER_CHECKS=full|noloop|nobounds` (diagnostic; default `full`). `noloop`
 /// made the kernels 12-21% faster on the H200 but changed float64 `szx_encode` results
 /// there (PERFORMANCE.md), so it is not the default.
