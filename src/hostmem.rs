@@ -7,7 +7,7 @@
 //! 2.2 GB/s, 4.2 with huge pages, 7.4 into memory already touched; on the H200 machine
 //! 1.5 / 3.0 / 5.0 per thread and 9.8-14.7 / 20-21 / 31-42 on 16 threads
 //! (`scripts/device/probes/hostmem.rs`), but decompression end to end there did not
-//! gain (round 11, PERFORMANCE.md), and a huge-page fault may stall in the kernel's
+//! gain (round 11, docs/performance-history.md), and a huge-page fault may stall in the kernel's
 //! compaction, so it is off by default.
 
 use crate::{Error, Result};
@@ -119,7 +119,7 @@ pub fn crc32(b: &[u8]) -> u32 {
 /// How many bytes of `b` are zero: eight at a time (a word's nonzero bytes marked by
 /// carry-free arithmetic and counted), pieces on several threads when large. (The
 /// plain `filter().count()` over `szp_centered`'s AdaptiveBitpack widths took ~3.3 ms
-/// per GiB on 2 cores, this ~1.0: PERFORMANCE.md, round 10.)
+/// per GiB on 2 cores, this ~1.0: docs/performance-history.md, round 10.)
 pub fn count_zero_bytes(b: &[u8]) -> u64 {
     fn seq(b: &[u8]) -> u64 {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;

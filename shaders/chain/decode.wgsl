@@ -4,7 +4,7 @@
 // layout chain_encode writes), each code read with its own one or two loads (independent,
 // so they overlap; the serial bit-stream reader they replaced was within 1% through
 // Vulkan on three fields and 6% slower on the fourth, and 1-15% slower through CUDA,
-// but faster on lavapipe: PERFORMANCE.md rounds 6 and 7). In 2-D every invocation walks
+// but faster on lavapipe: docs/performance-history.md, rounds 6 and 7). In 2-D every invocation walks
 // the rows of one band of Lorenzo tiles, keeping its columns' running sums (the prefix
 // along y) in registers; per row the prefix along x is the invocation's own 32-value
 // prefix plus the exclusive scan of the totals of the invocations before it in the
@@ -12,7 +12,7 @@
 // is added and the codes are dequantized straight into `out` (float32: 16-byte
 // stores; the out window is padded to 16 bytes, and the values past n that land in
 // the padding are not part of the output). The COALESCE variant (float32; the CUDA
-// backend's, measured in PERFORMANCE.md round 6) stores the values through workgroup
+// backend's, measured in docs/performance-history.md, round 6) stores the values through workgroup
 // memory, 32 consecutive words per group of 32 invocations at a time; same output,
 // padding included. Outliers are patched afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of

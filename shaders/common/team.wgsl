@@ -17,7 +17,7 @@ fn team_max(lane: u32, v: u32) -> u32 {
 // the 32 active lanes held 0, in a build without naga's loop counters
 // (FZWGPU_SHADER_CHECKS=noloop) with hand-written counters in its loops, while min and
 // max gave the right results in the same kernel (docs/results/h200-r10d-*.log). Such
-// builds still differ from the twin in float64 with this change (PERFORMANCE.md, round
+// builds still differ from the twin in float64 with this change (docs/performance-history.md, round
 // 10); with naga's loop counters (the default) both forms pass every test.
 fn team_all(lane: u32, p: bool) -> bool {
     return subgroupMin(select(0u, 1u, p)) != 0u;

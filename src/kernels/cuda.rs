@@ -156,7 +156,7 @@ fn directives<'a>(source: &'a str, name: &'a str) -> impl Iterator<Item = &'a st
 /// The launch bound a kernel's WGSL file asks for, with a line `// cuda-min-blocks: N`:
 /// workgroups each multiprocessor must hold at once, which caps its registers per
 /// thread (`szx_encode8`: 4 workgroups of 256 = 64 registers on sm_90, against 80
-/// uncapped = 3 workgroups; measured faster on the H200, PERFORMANCE.md round 12).
+/// uncapped = 3 workgroups; measured faster on the H200, docs/performance-history.md, round 12).
 /// A line whose N is not a positive integer, or a second such line, is an error, not a
 /// silent no-op.
 pub fn min_blocks_of(source: &str) -> R<Option<u32>> {

@@ -472,7 +472,7 @@ impl Pipeline {
     /// archive (its old contents are replaced; the archive is the same bytes): for
     /// callers that compress step after step, the archive's readback then lands in
     /// memory whose pages are already mapped instead of a fresh allocation that pays a
-    /// page fault per 4 KiB (PERFORMANCE.md, round 11). On error `out` is left empty.
+    /// page fault per 4 KiB (docs/performance-history.md, round 11). On error `out` is left empty.
     pub fn compress_into(&mut self, backend: &dyn Backend, field: &Field, out: &mut Vec<u8>) -> Result<RunReport> {
         let c = self.compress_input(backend, Input::Host(field), std::mem::take(out))?;
         *out = c.bytes;
@@ -919,7 +919,7 @@ pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunO
 /// uncompressed bytes (else a typed input error before any device work). For callers
 /// that decompress many archives into the same arrays: the readback lands in memory
 /// whose pages are already mapped, where a fresh `Vec` pays a page fault per 4 KiB
-/// (PERFORMANCE.md, round 11). Returns the field's type and dims with the report.
+/// (docs/performance-history.md, round 11). Returns the field's type and dims with the report.
 pub fn decompress_into(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions, out: &mut [u8]) -> Result<DecompressedInto> {
     let d = decompress_to(backend, bytes, opts, Target::Into(out))?;
     Ok(DecompressedInto { dtype: d.dtype, dims: d.dims, report: d.report })

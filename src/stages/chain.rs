@@ -298,7 +298,7 @@ pub const FUSED_INVERSE_MIN_TILES: u64 = 1024;
 /// than the staged kernels, centered or not (with flat units, rows not whole units of
 /// 32, H200 8190x32768 through CUDA: 4.2x the staged kernels uncentered, 6.6x
 /// `chain_width`/`chain_pack` centered; lavapipe 8190x2048: 1.7x / 4.4x the staged
-/// kernels; PERFORMANCE.md round 17); the two-pass
+/// kernels; docs/performance-history.md, round 17); the two-pass
 /// `chain_width`/`chain_pack` (bitpack blocks chain_encode does not take) is as fast as
 /// staged without centering in 1-D and slower in 2-D (12%) and 3-D (35-50%); with
 /// centering it wins (1.3-1.9x).

@@ -33,8 +33,8 @@ const CHUNK_BLOCK_ALIGN: u64 = 128;
 
 /// Most workgroups of one `szx_encode` dispatch with subgroup teams (0: one team per
 /// block); teams then walk several blocks, loading the next block while encoding the
-/// current one. 4096 measured best on the H200 on average over two runs (PERFORMANCE.md);
-/// `FZWGPU_ENCODE_GROUPS` overrides it.
+/// current one. 4096 measured best on the H200 on average over two runs (round 5,
+/// docs/performance-history.md); `FZWGPU_ENCODE_GROUPS` overrides it.
 pub const ENCODE_GROUPS: u64 = 4096;
 /// Bytes of block metadata per block (FORMAT.md: type and width).
 const META_BYTES: u64 = 2;
@@ -46,7 +46,7 @@ fn encode_groups() -> u64 {
 /// The encoder for this stage's blocks: `szx_encode8` (teams of 8 lanes, four blocks
 /// per 32-lane subgroup) for float32 blocks of 128 on adapters with subgroups, unless
 /// `FZWGPU_SZX_TEAM8=off`; else `szx_encode`. Both write the same outputs (one CPU
-/// twin). On the H200 (PERFORMANCE.md, round 12) it compressed 1-D fields 28-38%
+/// twin). On the H200 (docs/performance-history.md, round 12) it compressed 1-D fields 28-38%
 /// faster and CESM TS tiled 26-29% faster through both backends.
 fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
     let on = crate::envcfg::switch("FZWGPU_SZX_TEAM8").ok().flatten().unwrap_or(true);

@@ -982,7 +982,7 @@ impl ShaderChecks {
 
 /// `FZWGPU_SHADER_CHECKS=full|noloop|nobounds` (diagnostic; default `full`). `noloop`
 /// made the kernels 12-21% faster on the H200 but changed float64 `szx_encode` results
-/// there (PERFORMANCE.md), so it is not the default.
+/// there (docs/performance-history.md, round 10), so it is not the default.
 pub fn shader_checks() -> ShaderChecks {
     match crate::envcfg::get("FZWGPU_SHADER_CHECKS").ok().flatten().as_deref() {
         Some("noloop") => ShaderChecks::NoLoopBounding,
