@@ -1151,7 +1151,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
             );
             let out = twin_check(
                 &what,
-                if fzwgpu::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode },
+                fzwgpu::kernels::chain::encode_kernel(&lp),
                 f64v,
                 &pb,
                 &[
@@ -1272,6 +1272,72 @@ fn chain_random_geometries_match_twins() {
     for g in geos {
         eprintln!("random chain geometry (nx, ny, nz, tile, block, walk) = {g:?}");
         chain_geometry_matches_twins(&mut rng, g);
+    }
+}
+
+/// `chain_encode` and `chain_encode_flat` have no 3-D walk (their `_3d` forms do): given
+/// a field with nz > 1 they write nothing (every output keeps its poison), and their
+/// twins refuse it, so a wrong choice of form cannot write a wrong archive unseen.
+/// The host's choice (`encode_kernel`) is the form each geometry's twin takes.
+#[test]
+fn chain_encode_forms_without_3d_walk_leave_3d_fields_alone() {
+    use fzwgpu::kernels::chain::{encode_groups, encode_kernel};
+    for (nx, flat) in [(64u32, false), (40, true)] {
+        let (ny, nz, tile, bs) = (8u32, 4u32, 8u32, 64u32);
+        let n = (nx * ny * nz) as usize;
+        let lp = LorenzoParams {
+            nx,
+            ny,
+            nz,
+            tx: 32,
+            ty: tile,
+            tz: tile,
+            ntx: nx.div_ceil(32),
+            nty: ny.div_ceil(tile),
+            ntz: nz.div_ceil(tile),
+            ..Default::default()
+        };
+        let three = if flat { Kernel::ChainEncodeFlat3d } else { Kernel::ChainEncode3d };
+        let plain = if flat { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode };
+        assert_eq!(encode_kernel(&lp), three);
+        let mut flat_lp = lp;
+        flat_lp.nz = 1;
+        flat_lp.ny = ny * nz;
+        flat_lp.nty = flat_lp.ny.div_ceil(tile);
+        flat_lp.tz = 1;
+        flat_lp.ntz = 1;
+        assert_eq!(encode_kernel(&flat_lp), plain, "the same rows as a 2-D field");
+        let tiles = (lp.ntx * lp.nty * lp.ntz) as usize;
+        let nb = n.div_ceil(bs as usize);
+        let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
+        let pb = chain_test_params(false, n, bs, (1, 0, 1), &lp, (1, 1, counts_at as u32));
+        let data = f32_bytes(&(0..n).map(|i| (i as f32 * 0.37).sin() * 20.0).collect::<Vec<_>>());
+        let mut qmask = vec![0xEEu8; counts_at * 4];
+        qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
+        let binds = [
+            B::In(data),
+            B::Same(0),
+            B::Same(0),
+            B::Out(nb * 4),
+            B::Out(nb * 4),
+            B::Init(vec![0xEE; nb * bs as usize * 4]),
+            B::Out(tiles * 4),
+            B::Init(qmask.clone()),
+        ];
+        let groups = encode_groups(&lp, 1).unwrap();
+        for g in [gpu(), gpu_plain()] {
+            let out = run(g.as_ref(), 0xA5, plain, false, &pb, &binds, groups);
+            let what = format!("{} on {nx}x{ny}x{nz} (subgroups {})", plain.name(), g.info().subgroups);
+            assert!(out[0].iter().chain(&out[1]).chain(&out[3]).all(|&c| c == 0xA5), "{what}: wrote widths, costs or tile heads");
+            assert!(out[2].iter().all(|&c| c == 0xEE), "{what}: wrote slot words");
+            assert_eq!(out[4], qmask, "{what}: wrote the outlier mask or counts");
+            // the 3-D form of the same dispatch writes every output
+            let out = run(g.as_ref(), 0xA5, three, false, &pb, &binds, groups);
+            assert!(out[0].chunks(4).all(|w| w != [0xA5; 4]), "{}: a block without a width", three.name());
+        }
+        let c = cpu();
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(c.as_ref(), 0x5A, plain, false, &pb, &binds, groups)));
+        assert!(refused.is_err(), "{}'s twin took a 3-D field", plain.name());
     }
 }
 

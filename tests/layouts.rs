@@ -62,7 +62,14 @@ fn params_layouts_match_wgsl() {
         check(k, false, SzpParams32::FIELDS, std::mem::size_of::<SzpParams32>());
         check(k, true, SzpParams64::FIELDS, std::mem::size_of::<SzpParams64>());
     }
-    for k in [Kernel::ChainWidth, Kernel::ChainPack, Kernel::ChainEncode, Kernel::ChainEncodeFlat] {
+    for k in [
+        Kernel::ChainWidth,
+        Kernel::ChainPack,
+        Kernel::ChainEncode,
+        Kernel::ChainEncodeFlat,
+        Kernel::ChainEncode3d,
+        Kernel::ChainEncodeFlat3d,
+    ] {
         check(k, false, ChainParams32::FIELDS, std::mem::size_of::<ChainParams32>());
         check(k, true, ChainParams64::FIELDS, std::mem::size_of::<ChainParams64>());
     }

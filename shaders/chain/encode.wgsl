@@ -63,6 +63,16 @@ const FLAT: bool = true;
 #else
 const FLAT: bool = false;
 #endif
+// chain_encode_3d / chain_encode_flat_3d (THREE_D; the host's kernels::chain::encode_kernel
+// for nz > 1): the only forms with a 3-D walk and plane_d's second row. The others
+// take nz = 1 only (an invocation of a dispatch with nz > 1 does nothing) and quantize
+// one row per step with no loop, so they do not keep the first row's 32 values live
+// across a second row's quantization (nor a loop counter for it).
+#ifdef THREE_D
+const THREE_D: bool = true;
+#else
+const THREE_D: bool = false;
+#endif
 
 #include "common/v32.wgsl"
 
@@ -322,9 +332,12 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
 // The walked quantity of a row: the x difference (1-D, 2-D), or in 3-D the 2-D Lorenzo
 // of the plane (x difference of row y minus that of row y - 1 inside the tile).
 // Leaves q_bad = the outlier bits of the 32 values at i.
-// One call site of row_d, in a loop of one or two rows, so the kernel holds a single
-// copy of the 32 quantizations.
+// One call site of row_d, in a loop of one or two rows (3-D forms; the others call it
+// once), so the kernel holds a single copy of the 32 quantizations.
 fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
+#ifndef THREE_D
+    return row_d(i, x, mu);
+#else
     var d = v32_zero();
     var bad = 0u;
     var rows = select(1u, 2u, P.nz > 1u && y % P.ty != 0u);
@@ -345,6 +358,7 @@ fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
     }
     q_bad = bad;
     return d;
+#endif
 }
 
 // Packing: 32 codes of w bits are exactly w words, written LSB-first from word pk_at.
@@ -433,9 +447,17 @@ fn max_xor_step(m: u32, o: u32, lanes: u32) -> u32 {
 
 @compute @workgroup_size(WG)
 #ifdef FLAT
+#ifdef THREE_D
+fn chain_encode_flat_3d(@builtin(local_invocation_index) lid: u32,
+#else
 fn chain_encode_flat(@builtin(local_invocation_index) lid: u32,
+#endif
+#else
+#ifdef THREE_D
+fn chain_encode_3d(@builtin(local_invocation_index) lid: u32,
 #else
 fn chain_encode(@builtin(local_invocation_index) lid: u32,
+#endif
 #endif
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
@@ -463,7 +485,9 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     var stride = 0u;
     var lead = 0u; // position inside the tile along the walk
     var walks = 1u;
-    if (P.nz > 1u) {
+    // a 3-D walk (only the THREE_D forms have one)
+    let three = THREE_D && P.nz > 1u;
+    if (three) {
         walks = P.ny * ((P.nz + P.walk - 1u) / P.walk);
         y = k % P.ny;
         z = (k / P.ny) * P.walk;
@@ -484,7 +508,8 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     let nb = (P.n + P.block_size - 1u) / P.block_size;
     let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
         && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && (P.n + 31u) / 32u * 32u <= arrayLength(&slots)
-        && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask);
+        && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask)
+        && (THREE_D || P.nz == 1u);
     let live = x < limit && k < select(walks, 1u, FLAT) && fits;
     let i0 = (z * P.ny + y) * P.nx + x;
     // flat: the lead mask (values with a plane before theirs in the tile) and the heads
@@ -492,7 +517,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     var heads = 0u;
     if (FLAT && live) {
         flat_masks(i0);
-        lm = select(f_ym, f_zm, P.nz > 1u);
+        lm = select(f_ym, f_zm, three);
         heads = ~(f_xm | f_ym | f_zm);
     }
     var mu = 0u;
@@ -506,7 +531,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     // quantization code in the kernel.
     var prev = v32_zero();
     var py = y;
-    if (P.nz == 1u) {
+    if (!three) {
         py = y - 1u;
     }
     for (var ps = 0u; ps <= P.walk; ps++) {
@@ -592,7 +617,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
             } else if (P.centering == 1u && x % P.tx == 0u) {
                 var cy = y;
                 var cz = z;
-                if (P.nz > 1u) {
+                if (three) {
                     cz = z + st;
                 } else {
                     cy = y + st;

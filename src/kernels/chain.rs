@@ -27,6 +27,20 @@ pub fn encode_flat(l: &LorenzoParams) -> bool {
     !l.tx.is_multiple_of(ENCODE_LANE) || (l.ny > 1 || l.nz > 1) && !l.nx.is_multiple_of(ENCODE_LANE)
 }
 
+/// The one-pass forward kernel of this geometry: `chain_encode_flat` where
+/// [`encode_flat`], else `chain_encode`; their `_3d` forms where nz > 1 (the only forms
+/// with a 3-D walk and `plane_d`'s second row: the others quantize one row per step
+/// with no loop, and do nothing when dispatched with nz > 1).
+pub fn encode_kernel(l: &LorenzoParams) -> super::Kernel {
+    use super::Kernel as K;
+    match (encode_flat(l), l.nz > 1) {
+        (false, false) => K::ChainEncode,
+        (true, false) => K::ChainEncodeFlat,
+        (false, true) => K::ChainEncode3d,
+        (true, true) => K::ChainEncodeFlat3d,
+    }
+}
+
 /// Why `chain_decode` cannot take tiles of this width (a tile row is whole units of 32
 /// values), or None.
 fn tiles_unfit(l: &LorenzoParams) -> Option<String> {

@@ -46,6 +46,8 @@ pub enum Kernel {
     ChainPack,
     ChainEncode,
     ChainEncodeFlat,
+    ChainEncode3d,
+    ChainEncodeFlat3d,
     ChainCompact,
     ChainUnpack,
     ChainDecode,
@@ -61,7 +63,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 41] = [
+    pub const ALL: [Kernel; 43] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -91,6 +93,8 @@ impl Kernel {
         Kernel::ChainPack,
         Kernel::ChainEncode,
         Kernel::ChainEncodeFlat,
+        Kernel::ChainEncode3d,
+        Kernel::ChainEncodeFlat3d,
         Kernel::ChainCompact,
         Kernel::ChainUnpack,
         Kernel::ChainDecode,
@@ -137,6 +141,8 @@ impl Kernel {
             Kernel::ChainPack => "chain_pack",
             Kernel::ChainEncode => "chain_encode",
             Kernel::ChainEncodeFlat => "chain_encode_flat",
+            Kernel::ChainEncode3d => "chain_encode_3d",
+            Kernel::ChainEncodeFlat3d => "chain_encode_flat_3d",
             Kernel::ChainCompact => "chain_compact",
             Kernel::ChainUnpack => "chain_unpack",
             Kernel::ChainScanX => "chain_scan_x",
@@ -182,7 +188,9 @@ impl Kernel {
             Kernel::SzpUnpack => "szp/unpack.wgsl",
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
-            Kernel::ChainEncode | Kernel::ChainEncodeFlat => "chain/encode.wgsl",
+            Kernel::ChainEncode | Kernel::ChainEncodeFlat | Kernel::ChainEncode3d | Kernel::ChainEncodeFlat3d => {
+                "chain/encode.wgsl"
+            }
             Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::ChainScanX => "chain/scan_x.wgsl",
@@ -233,13 +241,18 @@ impl Kernel {
     /// variant's element type): a second kernel from one file, so that the other
     /// geometries run the code they were tuned with (round 17 measured 3-7% slower CUDA
     /// and 16-20% slower Vulkan compression with flat units inside `chain_encode`).
-    /// `chain_encode_flat`: `chain_encode` with `FLAT` (flat units);
+    /// `chain_encode_flat`: `chain_encode` with `FLAT` (flat units); `chain_encode_3d`,
+    /// `chain_encode_flat_3d`: either with `THREE_D`, the only forms with a 3-D walk
+    /// (the others take nz = 1 and quantize one row per step, with no loop over a
+    /// second row);
     /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32;
     /// float32 stores through workgroup memory where the backend coalesces, else
     /// aligned 16-byte pieces with component stores at the row's ends).
     pub fn defines(self) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
+            Kernel::ChainEncode3d => &["THREE_D"],
+            Kernel::ChainEncodeFlat3d => &["FLAT", "THREE_D"],
             Kernel::ChainDecodeRagged => &["RAGGED"],
             _ => &[],
         }
@@ -275,6 +288,8 @@ impl Kernel {
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode
                 | Kernel::ChainEncodeFlat
+                | Kernel::ChainEncode3d
+                | Kernel::ChainEncodeFlat3d
                 | Kernel::ChainDecode
                 | Kernel::ChainDecodeRagged
                 | Kernel::LorenzoScanX

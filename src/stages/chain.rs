@@ -70,7 +70,7 @@ pub fn record_forward(
     let data = BufSlice::new(input.buf, input.offset, n * sz);
     let plan = encode_plan(b, &lp, r)?.filter(|_| q.premask_fits(r, n, opts));
     // the one-pass kernel of this geometry (when the plan runs one)
-    let one_pass = if crate::kernels::chain::encode_flat(&lp) { Kernel::ChainEncodeFlat } else { Kernel::ChainEncode };
+    let one_pass = crate::kernels::chain::encode_kernel(&lp);
     let q_out;
     if let Some((walk, shared_max)) = plan {
         // one pass over the field (chain_encode: residual widths, block bodies in
@@ -551,7 +551,7 @@ pub fn describe_archive_chains(stages: &[Box<dyn super::Stage>], infos: &[crate:
                 format!("stages it ({})", forward_prefers_staged(l, b).unwrap_or_default())
             }
             (Some(lp), Some(b)) if crate::kernels::chain::encode_unfit(b.block_size, max).is_none() => {
-                let k = if crate::kernels::chain::encode_flat(&lp) { "chain_encode_flat" } else { "chain_encode" };
+                let k = crate::kernels::chain::encode_kernel(&lp).name();
                 format!("fuses it ({k}) when the field fits one binding")
             }
             _ => "fuses it (chain_width/chain_pack) when the field fits one binding".to_string(),

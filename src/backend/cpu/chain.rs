@@ -9,6 +9,7 @@ use super::szx::{QuantP, SzxFloat, SzxP};
 use super::{need, params, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::chain::{encode_groups, encode_unfit, max_extent, ENCODE_LANE};
+use crate::kernels::Kernel;
 use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
 use rayon::prelude::*;
 
@@ -229,19 +230,35 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
 /// values gets ceil(len / 32) * w words at word b * block_size, zero padded; none when
 /// w = 0), with centering the tile heads, and the Quantizer's outlier mask (word
 /// i / 32) and per-256-value counts (added at `counts_at`). Needs a dispatch that
-/// covers the field.
+/// covers the field, and the geometry `kernels::chain::encode_kernel` gives this kernel
+/// (rows of whole units, nz = 1).
 pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    need(!crate::kernels::chain::encode_flat(&chain_params::<F>(pb)?.l), "chain_encode: flat units are chain_encode_flat's")?;
-    encode::<F>(pb, b, groups)
+    encode_as::<F>(Kernel::ChainEncode, pb, b, groups)
 }
 
 /// Twin of `chain_encode_flat` (`chain_encode` built with FLAT: flat units, the
-/// geometries `kernels::chain::encode_flat` names): the same outputs.
+/// geometries `kernels::chain::encode_flat` names, nz = 1): the same outputs.
 pub fn chain_encode_flat<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    need(
-        crate::kernels::chain::encode_flat(&chain_params::<F>(pb)?.l),
-        "chain_encode_flat: rows and tiles of whole units are chain_encode's",
-    )?;
+    encode_as::<F>(Kernel::ChainEncodeFlat, pb, b, groups)
+}
+
+/// Twin of `chain_encode_3d` (`chain_encode` built with THREE_D: rows of whole units,
+/// nz > 1): the same outputs.
+pub fn chain_encode_3d<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    encode_as::<F>(Kernel::ChainEncode3d, pb, b, groups)
+}
+
+/// Twin of `chain_encode_flat_3d` (FLAT and THREE_D: flat units, nz > 1): the same
+/// outputs.
+pub fn chain_encode_flat_3d<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    encode_as::<F>(Kernel::ChainEncodeFlat3d, pb, b, groups)
+}
+
+/// The four forms compute the same thing; each takes only the geometries the host
+/// gives it (`kernels::chain::encode_kernel`).
+fn encode_as<F: SzxFloat>(kernel: Kernel, pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let want = crate::kernels::chain::encode_kernel(&chain_params::<F>(pb)?.l);
+    need(want == kernel, &format!("{}: this geometry is {}'s", kernel.name(), want.name()))?;
     encode::<F>(pb, b, groups)
 }
 
