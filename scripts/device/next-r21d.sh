@@ -1,26 +1,38 @@
 #!/bin/bash
-# Round 21, call 4 (prepared in round 21, not yet run). Kit: the kit of next-r21a.sh
-# with KIT_E=scripts/device/patches/chain-walk-shared.patch as well (fzwgpu-e): both
-#   chain kernels keep their 32 values of walk state per invocation (chain_encode: the
-#   previous step's walked quantity; chain_decode: the columns' running sums along y)
-#   in workgroup memory instead of registers (8 vec4 pieces per invocation at
-#   k * WG + lid; only the owner touches them, no barrier). NVRTC sm_90: chain_encode
-#   126 -> 93 registers (flat 128 -> 95), chain_decode (COALESCE) 96 -> 80, ragged
-#   110 -> 76; without COALESCE (Vulkan's form) 96 -> 62 and 95 -> 64; float64
-#   148 -> 116, 96 -> 64. Round 7's ncu profile: chain_encode
-#   latency-bound at 24% occupancy (125 registers); round 20's vkstats: chain_decode 95.
+# Round 21, call 4 (prepared in round 21, updated in round 22, not yet run). Kit: the
+# kit of next-r21a.sh with KIT_E=scripts/device/patches/chain-walk-shared.patch as well
+# (fzwgpu-e), and KIT_D=c1da48f (fzwgpu-d: main before rounds 21-22's kernel changes).
+#   Round 22 (main): chain_encode and chain_encode_flat are 1-D/2-D forms that call
+#   row_d once per step (no plane_d loop over a second row, no loop counter for it);
+#   chain_encode_3d / chain_encode_flat_3d (THREE_D) keep the 3-D walk. NVRTC sm_90:
+#   chain_encode SASS 6984 -> 6552 (registers 126 -> 128, the same allocation);
+#   lavapipe 2-D compression +35-46%, flat +37-42%, 1-D +16-24%, 3-D unchanged.
+#   fzwgpu-e: both chain kernels keep their 32 values of walk state per invocation
+#   (chain_encode: the previous step's walked quantity; chain_decode: the columns'
+#   running sums along y) in workgroup memory instead of registers (8 vec4 pieces per
+#   invocation at k * WG + lid; only the owner touches them, no barrier). NVRTC sm_90
+#   on top of round 22: chain_encode 128 -> 78 registers (flat 123 -> 72; the 3-D
+#   forms 126 -> 93, 128 -> 95), chain_decode (COALESCE) 96 -> 80, ragged 110 -> 76;
+#   without COALESCE (Vulkan's form) 96 -> 62 and 95 -> 64; float64 chain_encode
+#   140 -> 118. Round 7's ncu profile: chain_encode latency-bound at 24% occupancy
+#   (125 registers); round 20's vkstats: chain_decode 95.
 #   Compression runs only chain_encode and decompression only chain_decode, so the
 #   A/B's compress column measures one half and its decompress column the other.
-#   Lavapipe: tests pass, mutations fail; both kernels slower there (not the target).
+#   Lavapipe: tests pass, mutations fail; the walk-state patch is slower there (not
+#   the target).
+# 0. vkstats of main's chain_encode forms (the driver's registers for the 1-D/2-D forms)
 # 1. validation.sh of both chain presets through fzwgpu-e on both backends
 #    (eval --compare-cpu on every real field, 3 bounds, f32 and f64)
-# 2. A/B main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the 800 / 1000
-#    GB/s targets' gaps are widest there): 1-D 1 GiB and 2-D smooth 1 GiB, then 1-D
-#    once more; then CUDA 1-D while time is left
+# 2. A/B fzwgpu-d / main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the
+#    800 / 1000 GB/s targets' gaps are widest there): 1-D 1 GiB and 2-D smooth 1 GiB,
+#    then 1-D once more; then CUDA 1-D while time is left (fzwgpu-d's decompression
+#    differs from main's only on the host side: compare compression)
 source .device/setup.sh
+timeout 60 /tmp/ct/vkstats chain_encode chain_encode_3d chain_encode_flat chain_encode_flat_3d > $OUT/r21d-vkstats.txt 2>&1; echo "vkstats rc=$?"
+grep -E "robust \[|no-loop" $OUT/r21d-vkstats.txt | cut -c1-120
 VAL_LEFT=230 val r21d-e /tmp/ct/fzwgpu-e "szp_composed szp_centered" 110
 ab() { # round backend fields-args label
-  for bin in fzwgpu fzwgpu-e; do
+  for bin in fzwgpu-d fzwgpu fzwgpu-e; do
     left ${LEFT:-530} || break
     timeout 60 /tmp/ct/$bin bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r21d-ab-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $bin $2 $4" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
   done
