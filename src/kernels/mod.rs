@@ -188,9 +188,7 @@ impl Kernel {
             Kernel::SzpUnpack => "szp/unpack.wgsl",
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
-            Kernel::ChainEncode | Kernel::ChainEncodeFlat | Kernel::ChainEncode3d | Kernel::ChainEncodeFlat3d => {
-                "chain/encode.wgsl"
-            }
+            Kernel::ChainEncode | Kernel::ChainEncodeFlat | Kernel::ChainEncode3d | Kernel::ChainEncodeFlat3d => "chain/encode.wgsl",
             Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::ChainScanX => "chain/scan_x.wgsl",

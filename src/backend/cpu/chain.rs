@@ -9,8 +9,8 @@ use super::szx::{QuantP, SzxFloat, SzxP};
 use super::{need, params, view, view_mut, view_trunc, Bindings};
 use crate::error::{Error, Result};
 use crate::kernels::chain::{encode_groups, encode_unfit, max_extent, ENCODE_LANE};
-use crate::kernels::Kernel;
 use crate::kernels::params::{ChainParams32, ChainParams64, LorenzoParams};
+use crate::kernels::Kernel;
 use rayon::prelude::*;
 
 struct ChainP<F> {
