@@ -1236,7 +1236,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                     ragged_decoded += ragged as u32;
                     twin_check(
                         &format!("{what} decode shared {shared_scan}"),
-                        if ragged { Kernel::ChainDecodeRagged } else { Kernel::ChainDecode },
+                        fzwgpu::kernels::chain::decode_kernel(&lp),
                         f64v,
                         &up,
                         &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
@@ -1279,8 +1279,9 @@ fn chain_random_geometries_match_twins() {
 /// a field with nz > 1 they write nothing (every output keeps its poison), and their
 /// twins refuse it, so a wrong choice of form cannot write a wrong archive unseen.
 /// The host's choice (`encode_kernel`) is the form each geometry's twin takes.
+/// Likewise the 1-D forms (`chain_encode_1d`, `chain_decode_1d`) given 2-D fields.
 #[test]
-fn chain_encode_forms_without_3d_walk_leave_3d_fields_alone() {
+fn chain_forms_leave_other_geometries_alone() {
     use fzwgpu::kernels::chain::{encode_groups, encode_kernel};
     for (nx, flat) in [(64u32, false), (40, true)] {
         let (ny, nz, tile, bs) = (8u32, 4u32, 8u32, 64u32);
@@ -1338,6 +1339,62 @@ fn chain_encode_forms_without_3d_walk_leave_3d_fields_alone() {
         let c = cpu();
         let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(c.as_ref(), 0x5A, plain, false, &pb, &binds, groups)));
         assert!(refused.is_err(), "{}'s twin took a 3-D field", plain.name());
+    }
+    // the 1-D forms on a 2-D field (rows of whole units), which chain_encode /
+    // chain_decode take
+    use fzwgpu::kernels::chain::{decode_groups, decode_kernel};
+    use fzwgpu::kernels::params::ChainUnpackParams32;
+    let (nx, ny, tile, bs) = (256u32, 24u32, 32u32, 128u32);
+    let n = (nx * ny) as usize;
+    let lp =
+        LorenzoParams { nx, ny, nz: 1, tx: tile, ty: tile, tz: 1, ntx: nx / tile, nty: ny.div_ceil(tile), ntz: 1, ..Default::default() };
+    assert_eq!(encode_kernel(&lp), Kernel::ChainEncode);
+    assert_eq!(decode_kernel(&lp), Kernel::ChainDecode);
+    let one = LorenzoParams { nx: nx * ny, ny: 1, ty: 1, nty: 1, ntx: (nx * ny) / tile, ..lp };
+    assert_eq!(encode_kernel(&one), Kernel::ChainEncode1d, "the same values as a 1-D field");
+    assert_eq!(decode_kernel(&one), Kernel::ChainDecode1d, "the same values as a 1-D field");
+    let tiles = (lp.ntx * lp.nty) as usize;
+    let nb = n.div_ceil(bs as usize);
+    let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
+    let pb = chain_test_params(false, n, bs, (1, 0, 1), &lp, (1, 1, counts_at as u32));
+    let mut qmask = vec![0xEEu8; counts_at * 4];
+    qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
+    let binds = [
+        B::In(f32_bytes(&(0..n).map(|i| (i as f32 * 0.37).sin() * 20.0).collect::<Vec<_>>())),
+        B::Same(0),
+        B::Same(0),
+        B::Out(nb * 4),
+        B::Out(nb * 4),
+        B::Init(vec![0xEE; nb * bs as usize * 4]),
+        B::Out(tiles * 4),
+        B::Init(qmask.clone()),
+    ];
+    let up = bytemuck::bytes_of(&unpack_params!(ChainUnpackParams32, n, bs, tiles, (nx, ny, 1, tile, tile, 1, lp.ntx, lp.nty) {
+        centering: 1,
+        shared_scan: 1,
+        eb: 0.05,
+        inv: 10.0,
+        step: 0.1,
+        one: 1.0,
+    }))
+    .to_vec();
+    // a decodable archive's inputs are not needed: an inert kernel reads none of them
+    let dbinds = [B::In(vec![0u8; nb * 2]), B::In(vec![0u8; nb * 4]), B::In(vec![0u8; 16]), B::In(vec![0u8; tiles * 4]), B::Out(n * 4)];
+    for g in [gpu(), gpu_plain()] {
+        let sub = g.info().subgroups;
+        let out = run(g.as_ref(), 0xA5, Kernel::ChainEncode1d, false, &pb, &binds, encode_groups(&lp, 1).unwrap());
+        assert!(
+            out[0].iter().chain(&out[1]).chain(&out[3]).all(|&c| c == 0xA5) && out[2].iter().all(|&c| c == 0xEE) && out[4] == qmask,
+            "chain_encode_1d on {nx}x{ny} (subgroups {sub}): wrote an output"
+        );
+        let out = run(g.as_ref(), 0xA5, Kernel::ChainDecode1d, false, &up, &dbinds, decode_groups(&lp).unwrap());
+        assert!(out[0].iter().all(|&c| c == 0xA5), "chain_decode_1d on {nx}x{ny} (subgroups {sub}): wrote values");
+    }
+    let c = cpu();
+    for (k, p, b) in [(Kernel::ChainEncode1d, &pb, &binds[..]), (Kernel::ChainDecode1d, &up, &dbinds[..])] {
+        let groups = if k == Kernel::ChainDecode1d { decode_groups(&lp).unwrap() } else { encode_groups(&lp, 1).unwrap() };
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(c.as_ref(), 0x5A, k, false, p, b, groups)));
+        assert!(refused.is_err(), "{}'s twin took a 2-D field", k.name());
     }
 }
 

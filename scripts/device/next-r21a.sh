@@ -52,4 +52,13 @@ for f in "--size 1G --fields smooth|szx|2d" "--dims 268435456|szp_composed|1d"; 
   FZWGPU_PROFILE=1 timeout 40 /tmp/ct/fzwgpu bench --backend cuda $a --reps 1 --warmup 0 --replays 5 --presets $p > $OUT/r21a-prof-cuda-$l.log 2>&1
   echo "cuda profile $l: $(grep -c '^profile: ' $OUT/r21a-prof-cuda-$l.log) lines"; grep -E " x5 " $OUT/r21a-prof-cuda-$l.log | tail -6
 done
+# (round 22) szx_encode8's workgroup cap beyond round 12's sweep (528-8192: more was
+# better, 8192 ~ 4096): one block per team (0, no grid-stride walk) and 16384, 2-D,
+# while time is left
+for g in 0 16384; do
+  for be in wgpu cuda; do
+    left 570 || break 2
+    FZWGPU_ENCODE_GROUPS=$g timeout 40 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --presets szx 2>&1 | grep -E "^szx" | awk -v t="$be 2-D groups=$g" '{print t, "compress", $3}'
+  done
+done
 echo "total $(( $(date +%s) - T0 )) s"

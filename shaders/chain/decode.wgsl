@@ -49,6 +49,16 @@
 const WG: u32 = 64u;
 const LANE: u32 = 32u;
 
+// chain_decode_1d (ONE_D; kernels::chain::decode_kernel for ny = nz = 1): one step per
+// invocation, no walk over tile rows, so no running column sums to carry (NVRTC sm_90:
+// 48 registers against 96). Takes ny = nz = 1 only (an invocation of another dispatch does
+// nothing).
+#ifdef ONE_D
+const ONE_D: bool = true;
+#else
+const ONE_D: bool = false;
+#endif
+
 // Code j of the 32 whose w * 32 bits start at word `base`: one or two loads, each
 // independent of the others (the word after the last one may be read: its bits are
 // masked off).
@@ -385,7 +395,11 @@ fn scan_up_step(inc: u32, o: u32, lanes: u32, seg: u32) -> u32 {
 #ifdef RAGGED
 fn chain_decode_ragged(@builtin(local_invocation_index) lid: u32,
 #else
+#ifdef ONE_D
+fn chain_decode_1d(@builtin(local_invocation_index) lid: u32,
+#else
 fn chain_decode(@builtin(local_invocation_index) lid: u32,
+#endif
 #endif
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
@@ -408,7 +422,7 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
         y = k * P.ty;
         steps = min(P.ty, max(P.ny, y) - y);
     }
-    let live = x < P.nx && k < bands;
+    let live = x < P.nx && k < bands && (!ONE_D || (P.ny == 1u && P.nz == 1u));
     var head = 0u;
     if (P.centering == 1u && live) {
         head = means[(y / P.ty) * P.ntx + x / P.tx];
@@ -416,8 +430,14 @@ fn chain_decode(@builtin(local_invocation_index) lid: u32,
     let seg = u % lanes;        // this invocation's place in its tile row
     var col = v32_zero();       // running sums along y (2-D)
     // every invocation runs ty steps (uniform control flow for the barriers of the
-    // workgroup-memory scans); steps past its band's end do nothing
+    // workgroup-memory scans); steps past its band's end do nothing. ONE_D: the one
+    // step, outside any loop (col stays this step's residuals)
+#ifdef ONE_D
+    {
+        let st = 0u;
+#else
     for (var st = 0u; st < P.ty; st++) {
+#endif
         let i = (y + st) * P.nx + x;
         let on = live && st < steps && i < P.n;
         var r = v32_zero();

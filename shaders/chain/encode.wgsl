@@ -73,6 +73,16 @@ const THREE_D: bool = true;
 #else
 const THREE_D: bool = false;
 #endif
+// chain_encode_1d (ONE_D; kernels::chain::encode_kernel for ny = nz = 1 in whole
+// units): one step per invocation, no walk. A 1-D field has no row before a step's, so
+// nothing is carried between steps: without the walk's loop the kernel holds no
+// previous step (NVRTC sm_90: 63 registers against 128). Takes ny = nz = 1 only (an
+// invocation of another dispatch does nothing).
+#ifdef ONE_D
+const ONE_D: bool = true;
+#else
+const ONE_D: bool = false;
+#endif
 
 #include "common/v32.wgsl"
 
@@ -456,7 +466,11 @@ fn chain_encode_flat(@builtin(local_invocation_index) lid: u32,
 #ifdef THREE_D
 fn chain_encode_3d(@builtin(local_invocation_index) lid: u32,
 #else
+#ifdef ONE_D
+fn chain_encode_1d(@builtin(local_invocation_index) lid: u32,
+#else
 fn chain_encode(@builtin(local_invocation_index) lid: u32,
+#endif
 #endif
 #endif
                 @builtin(workgroup_id) wid: vec3<u32>,
@@ -509,7 +523,7 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
         && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && (P.n + 31u) / 32u * 32u <= arrayLength(&slots)
         && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask)
-        && (THREE_D || P.nz == 1u);
+        && (THREE_D || P.nz == 1u) && (!ONE_D || (P.ny == 1u && P.nz == 1u));
     let live = x < limit && k < select(walks, 1u, FLAT) && fits;
     let i0 = (z * P.ny + y) * P.nx + x;
     // flat: the lead mask (values with a plane before theirs in the tile) and the heads
@@ -528,14 +542,21 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
     // start); passes 1..=P.walk are the steps. Every invocation runs every pass
     // (uniform control flow for the barriers of the workgroup-memory maxima); steps
     // past its walk's end do nothing. One call site of plane_d keeps one copy of the
-    // quantization code in the kernel.
+    // quantization code in the kernel. ONE_D runs pass 1 alone (1-D: no plane before,
+    // one step), outside any loop.
     var prev = v32_zero();
     var py = y;
     if (!three) {
         py = y - 1u;
     }
+#ifdef ONE_D
+    {
+        let ps = 1u;
+        let first = false;
+#else
     for (var ps = 0u; ps <= P.walk; ps++) {
         let first = ps == 0u;
+#endif
         let st = ps - 1u;
         let i = select(i0 + st * stride, i0 - stride, first);
         let on = select(live && st < steps, live && select(lead != 0u, lm != 0u, FLAT), first);
@@ -559,9 +580,11 @@ fn chain_encode(@builtin(local_invocation_index) lid: u32,
                 r = v32_tail(r, i);
             }
         }
+#ifndef ONE_D
         if (first) {
             continue;
         }
+#endif
         var m = v32_max(r);
 #ifdef SUBGROUP
         if (P.shared_max == 0u) {

@@ -30,10 +30,13 @@ pub fn encode_flat(l: &LorenzoParams) -> bool {
 /// The one-pass forward kernel of this geometry: `chain_encode_flat` where
 /// [`encode_flat`], else `chain_encode`; their `_3d` forms where nz > 1 (the only forms
 /// with a 3-D walk and `plane_d`'s second row: the others quantize one row per step
-/// with no loop, and do nothing when dispatched with nz > 1).
+/// with no loop, and do nothing when dispatched with nz > 1); `chain_encode_1d` for
+/// 1-D fields in whole units (one step per invocation, no walk: it does nothing when
+/// dispatched with ny or nz > 1).
 pub fn encode_kernel(l: &LorenzoParams) -> super::Kernel {
     use super::Kernel as K;
     match (encode_flat(l), l.nz > 1) {
+        (false, false) if l.ny == 1 => K::ChainEncode1d,
         (false, false) => K::ChainEncode,
         (true, false) => K::ChainEncodeFlat,
         (false, true) => K::ChainEncode3d,
@@ -48,6 +51,20 @@ fn tiles_unfit(l: &LorenzoParams) -> Option<String> {
         return Some(format!("Lorenzo tile x extent {} is not a multiple of {ENCODE_LANE}", l.tx));
     }
     None
+}
+
+/// The one-pass inverse kernel of a geometry `chain_decode` takes ([`decode_unfit`]):
+/// `chain_decode_ragged` where [`decode_ragged`], `chain_decode_1d` for 1-D fields (no
+/// walk over tile rows, no column sums: it does nothing when dispatched with ny > 1),
+/// else `chain_decode`.
+pub fn decode_kernel(l: &LorenzoParams) -> super::Kernel {
+    if decode_ragged(l) {
+        super::Kernel::ChainDecodeRagged
+    } else if l.ny == 1 && l.nz == 1 {
+        super::Kernel::ChainDecode1d
+    } else {
+        super::Kernel::ChainDecode
+    }
 }
 
 /// Whether a 2-D inverse runs `chain_decode_ragged` (rows that are not whole units of

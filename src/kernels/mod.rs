@@ -48,9 +48,11 @@ pub enum Kernel {
     ChainEncodeFlat,
     ChainEncode3d,
     ChainEncodeFlat3d,
+    ChainEncode1d,
     ChainCompact,
     ChainUnpack,
     ChainDecode,
+    ChainDecode1d,
     ChainDecodeRagged,
     ChainScanX,
     ChainScanLast,
@@ -63,7 +65,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 43] = [
+    pub const ALL: [Kernel; 45] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -95,9 +97,11 @@ impl Kernel {
         Kernel::ChainEncodeFlat,
         Kernel::ChainEncode3d,
         Kernel::ChainEncodeFlat3d,
+        Kernel::ChainEncode1d,
         Kernel::ChainCompact,
         Kernel::ChainUnpack,
         Kernel::ChainDecode,
+        Kernel::ChainDecode1d,
         Kernel::ChainDecodeRagged,
         Kernel::ChainScanX,
         Kernel::ChainScanLast,
@@ -143,11 +147,13 @@ impl Kernel {
             Kernel::ChainEncodeFlat => "chain_encode_flat",
             Kernel::ChainEncode3d => "chain_encode_3d",
             Kernel::ChainEncodeFlat3d => "chain_encode_flat_3d",
+            Kernel::ChainEncode1d => "chain_encode_1d",
             Kernel::ChainCompact => "chain_compact",
             Kernel::ChainUnpack => "chain_unpack",
             Kernel::ChainScanX => "chain_scan_x",
             Kernel::ChainScanLast => "chain_scan_last",
             Kernel::ChainDecode => "chain_decode",
+            Kernel::ChainDecode1d => "chain_decode_1d",
             Kernel::ChainDecodeRagged => "chain_decode_ragged",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
@@ -188,12 +194,14 @@ impl Kernel {
             Kernel::SzpUnpack => "szp/unpack.wgsl",
             Kernel::ChainWidth => "chain/width.wgsl",
             Kernel::ChainPack => "chain/pack.wgsl",
-            Kernel::ChainEncode | Kernel::ChainEncodeFlat | Kernel::ChainEncode3d | Kernel::ChainEncodeFlat3d => "chain/encode.wgsl",
+            Kernel::ChainEncode | Kernel::ChainEncodeFlat | Kernel::ChainEncode3d | Kernel::ChainEncodeFlat3d | Kernel::ChainEncode1d => {
+                "chain/encode.wgsl"
+            }
             Kernel::ChainCompact => "chain/compact.wgsl",
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::ChainScanX => "chain/scan_x.wgsl",
             Kernel::ChainScanLast => "chain/scan_last.wgsl",
-            Kernel::ChainDecode | Kernel::ChainDecodeRagged => "chain/decode.wgsl",
+            Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d => "chain/decode.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
             Kernel::WaveletStore => "wavelet/store.wgsl",
@@ -245,12 +253,16 @@ impl Kernel {
     /// second row);
     /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32;
     /// float32 stores through workgroup memory where the backend coalesces, else
-    /// aligned 16-byte pieces with component stores at the row's ends).
+    /// aligned 16-byte pieces with component stores at the row's ends);
+    /// `chain_encode_1d`, `chain_decode_1d`: with `ONE_D` (ny = nz = 1: one step per
+    /// invocation and nothing carried between steps, so no walk's loop and no state
+    /// for it: NVRTC sm_90 63 / 48 registers against 128 / 96).
     pub fn defines(self) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
             Kernel::ChainEncode3d => &["THREE_D"],
             Kernel::ChainEncodeFlat3d => &["FLAT", "THREE_D"],
+            Kernel::ChainEncode1d | Kernel::ChainDecode1d => &["ONE_D"],
             Kernel::ChainDecodeRagged => &["RAGGED"],
             _ => &[],
         }
@@ -259,7 +271,7 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainScanX)
+        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -288,6 +300,8 @@ impl Kernel {
                 | Kernel::ChainEncodeFlat
                 | Kernel::ChainEncode3d
                 | Kernel::ChainEncodeFlat3d
+                | Kernel::ChainEncode1d
+                | Kernel::ChainDecode1d
                 | Kernel::ChainDecode
                 | Kernel::ChainDecodeRagged
                 | Kernel::LorenzoScanX

@@ -504,7 +504,7 @@ pub fn record_inverse(
         let out = r.alloc((n * sz).next_multiple_of(16))?;
         let out_w = BufSlice::new(out, 0, (n * sz).next_multiple_of(16));
         let groups = crate::kernels::chain::decode_groups(&lp)?;
-        let k = if crate::kernels::chain::decode_ragged(&lp) { Kernel::ChainDecodeRagged } else { Kernel::ChainDecode };
+        let k = crate::kernels::chain::decode_kernel(&lp);
         r.dispatch_bytes(k, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], groups)?;
         q.record_patch(r, out, outliers, opts)?;
         return Ok(PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None });

@@ -231,7 +231,7 @@ pub fn chain_pack<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Resu
 /// w = 0), with centering the tile heads, and the Quantizer's outlier mask (word
 /// i / 32) and per-256-value counts (added at `counts_at`). Needs a dispatch that
 /// covers the field, and the geometry `kernels::chain::encode_kernel` gives this kernel
-/// (rows of whole units, nz = 1).
+/// (2-D rows of whole units, nz = 1).
 pub fn chain_encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     encode_as::<F>(Kernel::ChainEncode, pb, b, groups)
 }
@@ -254,7 +254,13 @@ pub fn chain_encode_flat_3d<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u3
     encode_as::<F>(Kernel::ChainEncodeFlat3d, pb, b, groups)
 }
 
-/// The four forms compute the same thing; each takes only the geometries the host
+/// Twin of `chain_encode_1d` (ONE_D: 1-D fields in whole units, one step per
+/// invocation): the same outputs.
+pub fn chain_encode_1d<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    encode_as::<F>(Kernel::ChainEncode1d, pb, b, groups)
+}
+
+/// The five forms compute the same thing; each takes only the geometries the host
 /// gives it (`kernels::chain::encode_kernel`).
 fn encode_as<F: SzxFloat>(kernel: Kernel, pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let want = crate::kernels::chain::encode_kernel(&chain_params::<F>(pb)?.l);
@@ -371,17 +377,24 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 /// float32 the padding of the last vec4 as the kernel fills it. Needs a dispatch that
 /// covers the field.
 pub fn chain_decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    decode::<F>(pb, b, groups, false)
+    decode::<F>(pb, b, groups, Kernel::ChainDecode)
+}
+
+/// Twin of `chain_decode_1d` (`chain_decode` built with ONE_D: 1-D fields, one step per
+/// invocation): the same outputs.
+pub fn chain_decode_1d<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    decode::<F>(pb, b, groups, Kernel::ChainDecode1d)
 }
 
 /// Twin of `chain_decode_ragged` (`chain_decode` built with RAGGED: 2-D rows that are
 /// not whole units of 32): the field's values, nothing past them.
 pub fn chain_decode_ragged<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    decode::<F>(pb, b, groups, true)
+    decode::<F>(pb, b, groups, Kernel::ChainDecodeRagged)
 }
 
-fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, ragged: bool) -> Result<()> {
-    use crate::kernels::chain::{decode_groups, decode_ragged, decode_unfit};
+fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()> {
+    use crate::kernels::chain::{decode_groups, decode_kernel, decode_unfit};
+    let ragged = kernel == Kernel::ChainDecodeRagged;
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
     let (n, bs, ntiles, l) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
@@ -404,7 +417,8 @@ fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, ragged: bool) -
         return Err(Error::Device(format!("chain_decode: {why}")));
     }
     need(groups as u64 >= decode_groups(&l)?, "chain_decode: the dispatch covers the field")?;
-    need(decode_ragged(&l) == ragged, "chain_decode_ragged takes exactly the 2-D rows that are not whole units of 32")?;
+    let want = decode_kernel(&l);
+    need(want == kernel, &format!("{}: this geometry is {}'s", kernel.name(), want.name()))?;
     let mut scratch = vec![0u8; if l.ny * l.nz > 1 { 4 * n as usize } else { 16 }];
     let [out] = &mut b.rw[..] else { return Err(Error::Device("chain_decode: bindings".into())) };
     let mut inner = Bindings { ro: b.ro.clone(), rw: vec![&mut out[..], &mut scratch[..]] };
