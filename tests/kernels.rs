@@ -1275,6 +1275,31 @@ fn chain_random_geometries_match_twins() {
     }
 }
 
+/// An inert-dispatch case of `chain_encode`'s forms: the params (centering, float32, walk
+/// 1, block maxima through memory) and bindings of an n-value field of geometry `lp`
+/// (smooth data; poisoned widths, costs and tile heads; slots and the outlier mask
+/// and counts with known contents, returned to compare against).
+fn encode_case(lp: &LorenzoParams, bs: u32) -> (Vec<u8>, [B; 8], Vec<u8>) {
+    let n = (lp.nx * lp.ny * lp.nz) as usize;
+    let tiles = (lp.ntx * lp.nty * lp.ntz.max(1)) as usize;
+    let nb = n.div_ceil(bs as usize);
+    let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
+    let pb = chain_test_params(false, n, bs, (1, 0, 1), lp, (1, 1, counts_at as u32));
+    let mut qmask = vec![0xEEu8; counts_at * 4];
+    qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
+    let binds = [
+        B::In(f32_bytes(&(0..n).map(|i| (i as f32 * 0.37).sin() * 20.0).collect::<Vec<_>>())),
+        B::Same(0),
+        B::Same(0),
+        B::Out(nb * 4),
+        B::Out(nb * 4),
+        B::Init(vec![0xEE; nb * bs as usize * 4]),
+        B::Out(tiles * 4),
+        B::Init(qmask.clone()),
+    ];
+    (pb, binds, qmask)
+}
+
 /// `chain_encode` and `chain_encode_flat` have no 3-D walk (their `_3d` forms do): given
 /// a field with nz > 1 they write nothing (every output keeps its poison), and their
 /// twins refuse it, so a wrong choice of form cannot write a wrong archive unseen.
@@ -1285,7 +1310,6 @@ fn chain_forms_leave_other_geometries_alone() {
     use fzwgpu::kernels::chain::{encode_groups, encode_kernel};
     for (nx, flat) in [(64u32, false), (40, true)] {
         let (ny, nz, tile, bs) = (8u32, 4u32, 8u32, 64u32);
-        let n = (nx * ny * nz) as usize;
         let lp = LorenzoParams {
             nx,
             ny,
@@ -1308,23 +1332,7 @@ fn chain_forms_leave_other_geometries_alone() {
         flat_lp.tz = 1;
         flat_lp.ntz = 1;
         assert_eq!(encode_kernel(&flat_lp), plain, "the same rows as a 2-D field");
-        let tiles = (lp.ntx * lp.nty * lp.ntz) as usize;
-        let nb = n.div_ceil(bs as usize);
-        let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
-        let pb = chain_test_params(false, n, bs, (1, 0, 1), &lp, (1, 1, counts_at as u32));
-        let data = f32_bytes(&(0..n).map(|i| (i as f32 * 0.37).sin() * 20.0).collect::<Vec<_>>());
-        let mut qmask = vec![0xEEu8; counts_at * 4];
-        qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
-        let binds = [
-            B::In(data),
-            B::Same(0),
-            B::Same(0),
-            B::Out(nb * 4),
-            B::Out(nb * 4),
-            B::Init(vec![0xEE; nb * bs as usize * 4]),
-            B::Out(tiles * 4),
-            B::Init(qmask.clone()),
-        ];
+        let (pb, binds, qmask) = encode_case(&lp, bs);
         let groups = encode_groups(&lp, 1).unwrap();
         for g in [gpu(), gpu_plain()] {
             let out = run(g.as_ref(), 0xA5, plain, false, &pb, &binds, groups);
@@ -1355,20 +1363,7 @@ fn chain_forms_leave_other_geometries_alone() {
     assert_eq!(decode_kernel(&one), Kernel::ChainDecode1d, "the same values as a 1-D field");
     let tiles = (lp.ntx * lp.nty) as usize;
     let nb = n.div_ceil(bs as usize);
-    let counts_at = (n.div_ceil(256) * 8).next_multiple_of(64);
-    let pb = chain_test_params(false, n, bs, (1, 0, 1), &lp, (1, 1, counts_at as u32));
-    let mut qmask = vec![0xEEu8; counts_at * 4];
-    qmask.extend((0..n.div_ceil(256)).flat_map(|_| 7u32.to_le_bytes()));
-    let binds = [
-        B::In(f32_bytes(&(0..n).map(|i| (i as f32 * 0.37).sin() * 20.0).collect::<Vec<_>>())),
-        B::Same(0),
-        B::Same(0),
-        B::Out(nb * 4),
-        B::Out(nb * 4),
-        B::Init(vec![0xEE; nb * bs as usize * 4]),
-        B::Out(tiles * 4),
-        B::Init(qmask.clone()),
-    ];
+    let (pb, binds, qmask) = encode_case(&lp, bs);
     let up = bytemuck::bytes_of(&unpack_params!(ChainUnpackParams32, n, bs, tiles, (nx, ny, 1, tile, tile, 1, lp.ntx, lp.nty) {
         centering: 1,
         shared_scan: 1,
