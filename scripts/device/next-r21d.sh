@@ -1,7 +1,7 @@
 #!/bin/bash
 # Round 21, call 4 (prepared in round 21, updated in round 22, not yet run). Kit: the
 # kit of next-r21a.sh with KIT_E=scripts/device/patches/chain-walk-shared.patch as well
-# (fzwgpu-e), and KIT_D=c1da48f (fzwgpu-d: main before rounds 21-22's kernel changes).
+# (fzwgpu-e). Run after next-r22a.sh (main's round-22 kernels validated and measured).
 #   Round 22 (main): chain_encode and chain_encode_flat are 1-D/2-D forms that call
 #   row_d once per step (no plane_d loop over a second row, no loop counter for it);
 #   chain_encode_3d / chain_encode_flat_3d (THREE_D) keep the 3-D walk. NVRTC sm_90:
@@ -23,25 +23,22 @@
 #   A/B's compress column measures one half and its decompress column the other.
 #   Lavapipe: tests pass, mutations fail; the walk-state patch is slower there (not
 #   the target).
-# 0. vkstats of main's chain forms (the driver's registers for the 1-D/2-D forms)
 # 1. validation.sh of both chain presets through fzwgpu-e on both backends
 #    (eval --compare-cpu on every real field, 3 bounds, f32 and f64)
-# 2. A/B fzwgpu-d / main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the
-#    800 / 1000 GB/s targets' gaps are widest there): 1-D 1 GiB and 2-D smooth 1 GiB,
-#    then 1-D once more; then CUDA 1-D while time is left (fzwgpu-d's decompression
-#    differs from main's only on the host side: compare compression)
+# 2. A/B main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the 800 / 1000
+#    GB/s targets' gaps are widest there): 2-D smooth 1 GiB and CESM TS tiled to 1 GiB
+#    (3-D forms), then 2-D once more; then CUDA 2-D while time is left (the patch
+#    leaves the 1-D forms as they are; main against fzwgpu-d is next-r22a.sh)
 source .device/setup.sh
-timeout 60 /tmp/ct/vkstats chain_encode_1d chain_encode chain_encode_3d chain_encode_flat chain_decode_1d chain_decode > $OUT/r21d-vkstats.txt 2>&1; echo "vkstats rc=$?"
-grep -E "robust \[|no-loop" $OUT/r21d-vkstats.txt | cut -c1-120
 VAL_LEFT=230 val r21d-e /tmp/ct/fzwgpu-e "szp_composed szp_centered" 110
 ab() { # round backend fields-args label
-  for bin in fzwgpu-d fzwgpu fzwgpu-e; do
+  for bin in fzwgpu fzwgpu-e; do
     left ${LEFT:-530} || break
     timeout 60 /tmp/ct/$bin bench --backend $2 $3 --reps 3 --presets szp_composed,szp_centered --json $OUT/r21d-ab-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $bin $2 $4" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
   done
 }
-ab 1 wgpu "--dims 268435456" 1d
 ab 1 wgpu "--size 1G --fields smooth" 2d
-ab 2 wgpu "--dims 268435456" 1d
-ab 1 cuda "--dims 268435456" 1d
+ab 1 wgpu "--size 1G --fields tiled" tiled
+ab 2 wgpu "--size 1G --fields smooth" 2d
+ab 1 cuda "--size 1G --fields smooth" 2d
 echo "total $(( $(date +%s) - T0 )) s"
