@@ -34,5 +34,5 @@ ab wgpu "--dims 268435456" 1d
 ab wgpu "--size 1G --fields smooth" 2d
 ab cuda "--dims 268435456" 1d
 ab cuda "--size 1G --fields smooth" 2d
-VAL_LEFT=560 val r22a-own /tmp/ct/fzwgpu "szp_composed szp_centered" 40
+VAL_LEFT=520 val r22a-own /tmp/ct/fzwgpu "szp_composed szp_centered" 35
 echo "total $(( $(date +%s) - T0 )) s"
