@@ -21,7 +21,7 @@
 source .device/setup.sh
 timeout 60 /tmp/ct/vkstats chain_encode_1d chain_encode chain_encode_3d chain_encode_flat chain_decode_1d chain_decode > $OUT/r22a-vkstats.txt 2>&1; echo "vkstats rc=$?"
 grep -E "robust \[|no-loop" $OUT/r22a-vkstats.txt | cut -c1-120
-export SHAPE=1d; VAL_LEFT=150 val r22a-1d /tmp/ct/fzwgpu "szp_composed szp_centered" 75; unset SHAPE
+export SHAPE=1d; VAL_LEFT=150 val r22a-1d /tmp/ct/fzwgpu "szp_composed szp_centered" 90; unset SHAPE
 tests_through cuda 300
 tests_through wgpu 330
 ab() { # backend fields-args label
