@@ -62,7 +62,14 @@ pub fn parse(text: &str) -> (Vec<Record>, usize) {
             Some(src) => {
                 let base = src.rsplit('/').next().unwrap_or(src);
                 let base = base.strip_suffix(".f32").or_else(|| base.strip_suffix(".f64")).unwrap_or(base);
-                format!("{base} ({})", s("dtype"))
+                // `bench`'s generated fields name their type already ("generated smooth
+                // 8192x2048 float32"): not twice
+                let dtype = s("dtype");
+                if dtype.is_empty() || base.ends_with(&dtype) {
+                    base.to_string()
+                } else {
+                    format!("{base} ({dtype})")
+                }
             }
             // validation logs (docs/results/h200-validation.sh) prefix each record with
             // "<preset> <field> ..."; otherwise dims and type name the field
@@ -356,6 +363,11 @@ not json
         let md = render(&parse(timed).0).markdown;
         assert!(md.contains("| szx | 8.00 | 300.0 |") && !md.contains("100.0"), "{md}");
         assert!(md.contains("| szp | 4.00 | 60.0 |"), "{md}");
+        // bench's generated fields carry their type in the name: it is not repeated
+        let gen = r#"{"preset":"szx","source":"generated smooth 8192x2048 float32","dtype":"float32","ratio":8.0,"reps":3,"adapter":"A"}"#;
+        let g = parse(gen).0;
+        assert_eq!(g[0].field, "generated smooth 8192x2048 float32");
+        assert!(render(&g).svgs.iter().all(|(n, _)| !n.contains("float32-float32")));
         assert!(r.markdown.contains("4.00 : 50.0"));
         assert_eq!(r.svgs.len(), 3, "{:?}", r.svgs.iter().map(|s| &s.0).collect::<Vec<_>>());
         for (_, svg) in &r.svgs {
