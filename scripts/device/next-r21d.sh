@@ -6,10 +6,10 @@
 #   row_d once per step (no plane_d loop over a second row, no loop counter for it);
 #   chain_encode_3d / chain_encode_flat_3d (THREE_D) keep the 3-D walk. NVRTC sm_90:
 #   chain_encode SASS 6984 -> 6552 (registers 126 -> 128, the same allocation);
-#   lavapipe 2-D compression +35-46%, flat +37-42%, 3-D unchanged. And 1-D fields
+#   lavapipe 2-D compression +35-49%, flat +37-41%, 3-D unchanged. And 1-D fields
 #   run chain_encode_1d / chain_decode_1d (ONE_D): one step per invocation, no walk
 #   state: NVRTC 128 -> 63 and 96 -> 48 registers; lavapipe 1-D compression
-#   2.8-3.1x, decompression 2.3x. The patch leaves the 1-D forms as they are.
+#   2.8-3.1x, decompression 2.3-2.4x. The patch leaves the 1-D forms as they are.
 #   fzwgpu-e: both chain kernels keep their 32 values of walk state per invocation
 #   (chain_encode: the previous step's walked quantity; chain_decode: the columns'
 #   running sums along y) in workgroup memory instead of registers (8 vec4 pieces per

@@ -6,10 +6,10 @@
 # Main's round-22 chain kernels, not yet on any GPU but lavapipe:
 #   chain_encode_1d / chain_decode_1d (ONE_D): 1-D fields, one step per invocation, no
 #   walk state; NVRTC sm_90 128 -> 63 and 96 -> 48 registers (COALESCE 56); lavapipe
-#   1-D compression 2.8-3.1x, decompression 2.3x.
+#   1-D compression 2.8-3.1x, decompression 2.3-2.4x.
 #   chain_encode / chain_encode_flat without plane_d's second row (chain_encode_3d /
 #   chain_encode_flat_3d keep the 3-D walk): NVRTC SASS 6984 -> 6552; lavapipe 2-D
-#   compression +35-46%, flat +37-42%.
+#   compression +35-49%, flat +37-41%.
 #   fzwgpu-d (c1da48f) is main before rounds 21-22's kernel changes; for the chain
 #   presets' kernels it differs from main only by round 22's forms.
 # 1. vkstats of every chain form (the Vulkan driver's registers for the new forms)
