@@ -394,8 +394,8 @@ pub fn chain_decode_ragged<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32
 
 fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()> {
     use crate::kernels::chain::{decode_groups, decode_kernel, decode_unfit};
-    let ragged = kernel == Kernel::ChainDecodeRagged;
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};
+    let ragged = kernel == Kernel::ChainDecodeRagged;
     let (n, bs, ntiles, l) = if F::WT == 2 {
         let c: ChainUnpackParams64 = params(pb)?;
         (
