@@ -391,16 +391,10 @@ fn scan_up_step(inc: u32, o: u32, lanes: u32, seg: u32) -> u32 {
 }
 #endif
 
+// The entry point is named by kernels::source: the form's own name (chain_decode,
+// chain_decode_ragged, chain_decode_1d)
 @compute @workgroup_size(WG)
-#ifdef RAGGED
-fn chain_decode_ragged(@builtin(local_invocation_index) lid: u32,
-#else
-#ifdef ONE_D
-fn chain_decode_1d(@builtin(local_invocation_index) lid: u32,
-#else
-fn chain_decode(@builtin(local_invocation_index) lid: u32,
-#endif
-#endif
+fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     // invocation -> (unit u of its row, band k of tile rows); a row has `units` units,

@@ -455,24 +455,10 @@ fn max_xor_step(m: u32, o: u32, lanes: u32) -> u32 {
 }
 #endif
 
+// The entry point is named by kernels::source: the form's own name (chain_encode,
+// chain_encode_flat, chain_encode_3d, chain_encode_flat_3d, chain_encode_1d)
 @compute @workgroup_size(WG)
-#ifdef FLAT
-#ifdef THREE_D
-fn chain_encode_flat_3d(@builtin(local_invocation_index) lid: u32,
-#else
-fn chain_encode_flat(@builtin(local_invocation_index) lid: u32,
-#endif
-#else
-#ifdef THREE_D
-fn chain_encode_3d(@builtin(local_invocation_index) lid: u32,
-#else
-#ifdef ONE_D
-fn chain_encode_1d(@builtin(local_invocation_index) lid: u32,
-#else
-fn chain_encode(@builtin(local_invocation_index) lid: u32,
-#endif
-#endif
-#endif
+fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
                 @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     // invocation -> (unit u of its row, walk k). Rows are whole units (nx a multiple of

@@ -366,7 +366,8 @@ pub(crate) fn shader_file(path: &str) -> Result<&'static str> {
 }
 
 /// The tiny preprocessor: `#include "path"`, `#ifdef NAME`, `#ifndef NAME`, `#else`,
-/// `#endif`, and the SG_PARAMS / SG_ARGS substitutions for subgroup builtins.
+/// `#endif`, and the SG_PARAMS / SG_ARGS substitutions for subgroup builtins (`source`
+/// also names a shared file's entry point, KERNEL_ENTRY).
 pub fn preprocess(path: &str, defines: &[&str]) -> Result<String> {
     let mut out = String::new();
     let mut seen = Vec::new();
@@ -423,7 +424,9 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     let mut defs: Vec<&str> =
         [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
     defs.extend(kernel.defines());
-    preprocess(kernel.file(), &defs)
+    // a file that holds several kernels (forms chosen by `Kernel::defines`) names its
+    // entry point KERNEL_ENTRY: it is the kernel's own name (checked by `reflect`)
+    Ok(preprocess(kernel.file(), &defs)?.replace("KERNEL_ENTRY", kernel.name()))
 }
 
 /// How a binding is accessed.
