@@ -1106,13 +1106,14 @@ fn chain_kernels_match_twins() {
 
 /// One geometry of `chain_encode` / `chain_encode_flat` + `chain_compact` (and where it
 /// fits, `chain_decode` / `chain_decode_ragged`) against the twins: three element and
-/// centering mixes, block maxima by shuffles and through memory. Returns the decode
-/// cases checked (all, ragged).
-fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u32, u32, u32, u32, u32, u32)) -> (u32, u32) {
+/// centering mixes, block maxima by shuffles and through memory; in 3-D, where it fits,
+/// `chain_decode_planes` / `_ragged`. Returns the decode cases checked (all 1-D/2-D,
+/// ragged, planes).
+fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u32, u32, u32, u32, u32, u32)) -> (u32, u32, u32) {
     use fzwgpu::kernels::chain::{decode_groups, decode_unfit, encode_groups, encode_unfit, max_extent, needs_workgroup_memory};
     use fzwgpu::kernels::params::{BitpackParams, ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let (strip, dstrip) = (max_extent().unwrap(), max_extent().unwrap());
-    let (mut decoded, mut ragged_decoded) = (0, 0);
+    let (mut decoded, mut ragged_decoded, mut planes) = (0, 0, 0);
     let n = (nx * ny * nz) as usize;
     let v: Vec<f64> = (0..n)
         .map(|i| match i % 997 {
@@ -1244,9 +1245,36 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                     );
                 }
             }
+            // chain_decode_planes inverts it up to the z scan (3-D: the x-y sums of every
+            // plane, the tile head in each tile's first plane; float32 layout whatever
+            // the field's type)
+            if fzwgpu::kernels::chain::planes_unfit(bs, &lp, dstrip).is_none() {
+                let (meta, payload) = (out[0].clone(), out[1].clone());
+                let means_in = if centering == 1 { means.clone() } else { vec![0u8; 16] };
+                for shared_scan in [0u32, 1] {
+                    if shared_scan == 0 && needs_workgroup_memory(tx / 32, true) {
+                        continue;
+                    }
+                    let up = bytemuck::bytes_of(&unpack_params!(ChainUnpackParams32, n, bs, tiles, (nx, ny, nz, tx, ty, tz, ntx, nty) {
+                        bzigzag: bzz,
+                        centering: centering,
+                        shared_scan: shared_scan,
+                    }))
+                    .to_vec();
+                    planes += 1;
+                    twin_check(
+                        &format!("{what} planes shared {shared_scan}"),
+                        fzwgpu::kernels::chain::planes_kernel(&lp),
+                        false,
+                        &up,
+                        &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out16(n * 4)],
+                        fzwgpu::kernels::chain::planes_groups(&lp).unwrap(),
+                    );
+                }
+            }
         }
     }
-    (decoded, ragged_decoded)
+    (decoded, ragged_decoded, planes)
 }
 
 /// Random geometries of one-plane walks (mostly flat units and ragged rows): row
@@ -1304,7 +1332,8 @@ fn encode_case(lp: &LorenzoParams, bs: u32) -> (Vec<u8>, [B; 8], Vec<u8>) {
 /// a field with nz > 1 they write nothing (every output keeps its poison), and their
 /// twins refuse it, so a wrong choice of form cannot write a wrong archive unseen.
 /// The host's choice (`encode_kernel`) is the form each geometry's twin takes.
-/// Likewise the 1-D forms (`chain_encode_1d`, `chain_decode_1d`) given 2-D fields.
+/// Likewise the 1-D forms (`chain_encode_1d`, `chain_decode_1d`) and the 3-D
+/// `chain_decode_planes` given 2-D fields.
 #[test]
 fn chain_forms_leave_other_geometries_alone() {
     use fzwgpu::kernels::chain::{encode_groups, encode_kernel};
@@ -1384,10 +1413,15 @@ fn chain_forms_leave_other_geometries_alone() {
         );
         let out = run(g.as_ref(), 0xA5, Kernel::ChainDecode1d, false, &up, &dbinds, decode_groups(&lp).unwrap());
         assert!(out[0].iter().all(|&c| c == 0xA5), "chain_decode_1d on {nx}x{ny} (subgroups {sub}): wrote values");
+        // the 3-D planes form likewise (it takes nz > 1 only)
+        let out = run(g.as_ref(), 0xA5, Kernel::ChainDecodePlanes, false, &up, &dbinds, decode_groups(&lp).unwrap());
+        assert!(out[0].iter().all(|&c| c == 0xA5), "chain_decode_planes on {nx}x{ny} (subgroups {sub}): wrote sums");
     }
     let c = cpu();
-    for (k, p, b) in [(Kernel::ChainEncode1d, &pb, &binds[..]), (Kernel::ChainDecode1d, &up, &dbinds[..])] {
-        let groups = if k == Kernel::ChainDecode1d { decode_groups(&lp).unwrap() } else { encode_groups(&lp, 1).unwrap() };
+    for (k, p, b) in
+        [(Kernel::ChainEncode1d, &pb, &binds[..]), (Kernel::ChainDecode1d, &up, &dbinds[..]), (Kernel::ChainDecodePlanes, &up, &dbinds[..])]
+    {
+        let groups = if k == Kernel::ChainEncode1d { encode_groups(&lp, 1).unwrap() } else { decode_groups(&lp).unwrap() };
         let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(c.as_ref(), 0x5A, k, false, p, b, groups)));
         assert!(refused.is_err(), "{}'s twin took a 2-D field", k.name());
     }
@@ -1397,6 +1431,7 @@ fn chain_forms_leave_other_geometries_alone() {
 fn chain_encode_and_compact_match_twins() {
     let mut decoded = 0;
     let mut ragged_decoded = 0;
+    let mut planes = 0;
     let mut rng = Rng(seed());
     // (nx, ny, nz, tile, block, walk): ragged 1-D tails, walks that start inside a tile,
     // ragged tile bands, partial strips, block maxima by shuffles and through memory
@@ -1438,6 +1473,9 @@ fn chain_encode_and_compact_match_twins() {
         // ragged rows in several bands of tile rows (chain_decode_ragged)
         (100, 70, 1, 32, 64, 1),
         (250, 65, 1, 32, 32, 1),
+        // 3-D planes in several bands of tile rows (chain_decode_planes, ragged or not)
+        (64, 70, 3, 32, 64, 1),
+        (100, 40, 3, 32, 64, 1),
         // rows starting at every offset mod 4 whose last unit holds fewer values than
         // precede its first 16-byte boundary (1 or 2 values), or 24-27 values
         (33, 41, 1, 32, 32, 1),
@@ -1451,17 +1489,20 @@ fn chain_encode_and_compact_match_twins() {
     // whole unit, starting at every offset mod 4
     .chain(&(0..8u32).map(|k| (33 + 4 * k, 24, 1, 32, 32, 1)).collect::<Vec<_>>())
     {
-        let (d, r) = chain_geometry_matches_twins(&mut rng, (nx, ny, nz, tile, bs, walk));
+        let (d, r, p) = chain_geometry_matches_twins(&mut rng, (nx, ny, nz, tile, bs, walk));
         decoded += d;
         ragged_decoded += r;
+        planes += p;
     }
     assert!(decoded >= 40 && ragged_decoded >= 8, "chain_decode checked on {decoded} cases, {ragged_decoded} ragged");
+    assert!(planes >= 30, "chain_decode_planes checked on {planes} cases");
 }
 
 #[test]
 fn chain_unpack_matches_twin() {
     use fzwgpu::kernels::params::{ChainUnpackParams32, ChainUnpackParams64, LorenzoParams};
     let mut rng = Rng(seed());
+    let mut planes_checked = 0;
     // (dims, tile extent per used dim, bitpack block): 1-D, 2-D and 3-D, ragged edges,
     // tiles that do and do not hold whole bitpack blocks
     for &((nx, ny, nz), tile, bs) in &[
@@ -1475,6 +1516,7 @@ fn chain_unpack_matches_twin() {
         ((49, 37, 240), 128, 128),
         ((100, 3, 1), 4096, 64),
         ((3000, 2, 1), 4096, 64), // rows past 4 * 256: chain_scan_x's runs of 12
+        ((256, 40, 5), 32, 128),  // whole units of 32 (chain_decode_planes), bands of 32
     ] {
         let n = (nx * ny * nz) as usize;
         let (tx, ty, tz) = (tile, if ny > 1 { tile } else { 1 }, if nz > 1 { tile } else { 1 });
@@ -1586,6 +1628,26 @@ fn chain_unpack_matches_twin() {
                     (lp.nlines as u64).div_ceil(256),
                 )
                 .remove(0);
+                // chain_decode_planes leaves the same sums in one pass, where it fits
+                let lp = LorenzoParams { nx, ny, nz, tx, ty, tz, ntx, nty, ntz, ..Default::default() };
+                let max = fzwgpu::kernels::chain::max_extent().unwrap();
+                if fzwgpu::kernels::chain::planes_unfit(bs, &lp, max).is_none() {
+                    let shared = fzwgpu::kernels::chain::needs_workgroup_memory(tx / 32, true) as u32;
+                    let pp = uparams!(ChainUnpackParams32 { shared_scan: shared });
+                    let planes = twin_check(
+                        "chain_decode_planes",
+                        fzwgpu::kernels::chain::planes_kernel(&lp),
+                        false,
+                        bytemuck::bytes_of(&pp),
+                        &[B::In(pk[0].clone()), B::In(bytes32(&offs)), B::In(pk[1].clone()), B::In(bytes32(&means)), B::Out16(n * 4)],
+                        fzwgpu::kernels::chain::planes_groups(&lp).unwrap(),
+                    );
+                    assert!(
+                        planes[0][..n * 4] == sums[..],
+                        "chain_decode_planes differs from chain_scan_x + lorenzo_scan_axis ({nx}x{ny}x{nz})"
+                    );
+                    planes_checked += 1;
+                }
             }
             let lines = if nz > 1 { (nx * ny * ntz) as u64 } else { (nx * nty) as u64 };
             let out = twin_check(
@@ -1599,6 +1661,7 @@ fn chain_unpack_matches_twin() {
             assert!(out[0] == unpacked[0], "chain_scan differs from chain_unpack ({nx}x{ny}x{nz}, tile {tile}, f64 {f64v})");
         }
     }
+    assert!(planes_checked >= 4, "chain_decode_planes checked on {planes_checked} geometries");
 }
 
 /// Field values that exercise the wavelet kernels' special cases: smooth values,

@@ -88,6 +88,9 @@ fn params_layouts_match_wgsl() {
     check(Kernel::ChainDecode1d, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainDecode1d, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
     check(Kernel::ChainScanX, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
+    // (the planes forms have no float64 variant: the float32 layout serves both types)
+    check(Kernel::ChainDecodePlanes, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
+    check(Kernel::ChainDecodePlanesRagged, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainScanLast, false, ChainUnpackParams32::FIELDS, std::mem::size_of::<ChainUnpackParams32>());
     check(Kernel::ChainScanLast, true, ChainUnpackParams64::FIELDS, std::mem::size_of::<ChainUnpackParams64>());
     check(Kernel::WaveletLift, false, WaveletParams::FIELDS, std::mem::size_of::<WaveletParams>());

@@ -53,6 +53,12 @@ const LANE: u32 = 32u;
 // invocation, no walk over tile rows, so no running column sums to carry (NVRTC sm_90:
 // 48 registers against 96). Takes ny = nz = 1 only (an invocation of another dispatch does
 // nothing).
+// chain_decode_planes / chain_decode_planes_ragged (PLANES; kernels::chain::planes_kernel
+// for nz > 1, float32 layout whatever the field's type): the 2-D walk over every plane
+// of a 3-D field (band k = plane z's band k % bands), storing each value's integer sum
+// along x and y inside its tile (plus the tile head in the tile's first plane) instead
+// of its value: the `sums` chain_scan_last scans along z and dequantizes (the work of
+// chain_scan_x and lorenzo_scan_axis along y, in one pass). Takes nz > 1 only.
 #ifdef ONE_D
 const ONE_D: bool = true;
 #else
@@ -188,6 +194,22 @@ fn dq(c: u32) -> FT {
     return mulr(FT(q), P.step);
 }
 
+#ifndef F64
+// The word a float32 form stores for a value's code: its value's bits; PLANES stores
+// the integer sum itself (chain_scan_last dequantizes after the z scan).
+fn dqw(c: u32) -> u32 {
+#ifdef PLANES
+    return c;
+#else
+    return bitcast<u32>(dq(c));
+#endif
+}
+
+fn dqw4(c: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(dqw(c.x), dqw(c.y), dqw(c.z), dqw(c.w));
+}
+#endif
+
 #ifdef F64
 // (RAGGED: up to the end of the row being stored)
 var<private> st_end: u32;
@@ -227,10 +249,10 @@ var<workgroup> s_cnt: array<u32, WG>; // values of each row (to the end of the f
 #endif
 
 fn park4(o: u32, c: vec4<u32>) {
-    s_val[o] = bitcast<u32>(dq(c.x));
-    s_val[o + 1u] = bitcast<u32>(dq(c.y));
-    s_val[o + 2u] = bitcast<u32>(dq(c.z));
-    s_val[o + 3u] = bitcast<u32>(dq(c.w));
+    s_val[o] = dqw(c.x);
+    s_val[o + 1u] = dqw(c.y);
+    s_val[o + 2u] = dqw(c.z);
+    s_val[o + 3u] = dqw(c.w);
 }
 
 fn park32(lid: u32, c: V32) {
@@ -270,10 +292,6 @@ fn store_rows(lid: u32) {
 // ends (the pieces they share with the neighbouring rows' invocations). Row starts are
 // not 16-byte aligned: piece m holds values h + 4 m .. h + 4 m + 3 (h = the values
 // before the first aligned index), taken from two of the invocation's vec4s by h.
-fn dq4(c: vec4<u32>) -> vec4<u32> {
-    return bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
-}
-
 // values h .. h + 3 of a followed by b
 fn funnel(a: vec4<u32>, b: vec4<u32>, h: u32) -> vec4<u32> {
     return select(select(select(a, vec4<u32>(a.y, a.z, a.w, b.x), h == 1u), vec4<u32>(a.z, a.w, b.x, b.y), h == 2u),
@@ -300,7 +318,7 @@ fn put_piece(at: u32, v: vec4<u32>, t: u32) {
 
 fn store32(i: u32, c: V32) {
     let cnt = rg_valid;
-    let a0 = dq4(c.v0);
+    let a0 = dqw4(c.v0);
     let s = i & 3u;
     let h = min((4u - s) & 3u, cnt);
     // the head: values 0 .. h - 1 into components s .. s + h - 1 of piece i / 4
@@ -321,13 +339,13 @@ fn store32(i: u32, c: V32) {
     } else if (s == 3u) {
         out[k].w = a0.x;
     }
-    let a1 = dq4(c.v1);
-    let a2 = dq4(c.v2);
-    let a3 = dq4(c.v3);
-    let a4 = dq4(c.v4);
-    let a5 = dq4(c.v5);
-    let a6 = dq4(c.v6);
-    let a7 = dq4(c.v7);
+    let a1 = dqw4(c.v1);
+    let a2 = dqw4(c.v2);
+    let a3 = dqw4(c.v3);
+    let a4 = dqw4(c.v4);
+    let a5 = dqw4(c.v5);
+    let a6 = dqw4(c.v6);
+    let a7 = dqw4(c.v7);
     let z = vec4<u32>(0u);
     // pieces from the first aligned index; piece m holds values h + 4 m ..
     let at = (i + h) / 4u;
@@ -358,7 +376,7 @@ fn store32(i: u32, c: V32) {
 #else
 fn store4(i: u32, c: vec4<u32>) {
     if (i < P.n) {
-        out[i / 4u] = bitcast<vec4<u32>>(vec4<f32>(dq(c.x), dq(c.y), dq(c.z), dq(c.w)));
+        out[i / 4u] = dqw4(c);
     }
 }
 #endif
@@ -411,6 +429,26 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
     var y = 0u;
     var steps = 1u;
     var bands = 1u;
+#ifdef PLANES
+    // band k of the whole field: band kb of tile rows of plane z
+    if (P.ny > 1u) {
+        bands = (P.ny + P.ty - 1u) / P.ty;
+    }
+    let z = k / bands;
+    let kb = k - z * bands;
+    if (P.ny > 1u) {
+        y = kb * P.ty;
+        steps = min(P.ty, max(P.ny, y) - y);
+    }
+    let live = x < P.nx && z < P.nz && P.nz > 1u;
+    // the tile head goes into every sum of the tile's first plane (the z scan carries
+    // it on: chain_scan_x adds it to the tile's first value, whose x and y sums reach
+    // that whole plane)
+    var head = 0u;
+    if (P.centering == 1u && live && z % P.tz == 0u) {
+        head = means[((z / P.tz) * P.nty + kb) * P.ntx + x / P.tx];
+    }
+#else
     if (P.ny > 1u) {
         bands = (P.ny + P.ty - 1u) / P.ty;
         y = k * P.ty;
@@ -421,6 +459,7 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
     if (P.centering == 1u && live) {
         head = means[(y / P.ty) * P.ntx + x / P.tx];
     }
+#endif
     let seg = u % lanes;        // this invocation's place in its tile row
     var col = v32_zero();       // running sums along y (2-D)
     // every invocation runs ty steps (uniform control flow for the barriers of the
@@ -432,7 +471,11 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
 #else
     for (var st = 0u; st < P.ty; st++) {
 #endif
+#ifdef PLANES
+        let i = (z * P.ny + y + st) * P.nx + x;
+#else
         let i = (y + st) * P.nx + x;
+#endif
         let on = live && st < steps && i < P.n;
         var r = v32_zero();
         if (on) {

@@ -146,6 +146,36 @@ pub fn decode_groups(l: &LorenzoParams) -> Result<u64> {
     Ok(decode_invocations(l).div_ceil(super::workgroup_size(super::Kernel::ChainDecode)? as u64))
 }
 
+/// Whether `chain_decode_planes` takes this geometry (3-D, and per plane what
+/// `chain_decode` takes of a 2-D field: [`decode_unfit`]), or why not.
+pub fn planes_unfit(block_size: u32, l: &LorenzoParams, max: u32) -> Option<String> {
+    if l.nz < 2 {
+        return Some("chain_decode_planes takes 3-D fields".into());
+    }
+    decode_unfit(block_size, &LorenzoParams { nz: 1, ..*l }, max)
+}
+
+/// The 3-D kernel that stores the x-y sums of every plane for `chain_scan_last`:
+/// `chain_decode_planes_ragged` where rows are not whole units of 32, else
+/// `chain_decode_planes`.
+pub fn planes_kernel(l: &LorenzoParams) -> super::Kernel {
+    if l.nx.is_multiple_of(ENCODE_LANE) {
+        super::Kernel::ChainDecodePlanes
+    } else {
+        super::Kernel::ChainDecodePlanesRagged
+    }
+}
+
+/// Invocations of a `chain_decode_planes` dispatch: `chain_decode`'s per plane.
+pub fn planes_invocations(l: &LorenzoParams) -> u64 {
+    decode_invocations(l) * l.nz as u64
+}
+
+/// Workgroups of a `chain_decode_planes` dispatch.
+pub fn planes_groups(l: &LorenzoParams) -> Result<u64> {
+    Ok(planes_invocations(l).div_ceil(super::workgroup_size(super::Kernel::ChainDecodePlanes)? as u64))
+}
+
 /// The largest block (and tile x extent) the kernels take: 32 values per invocation,
 /// a block's (tile row's) invocations within one workgroup.
 pub fn max_extent() -> Result<u32> {

@@ -54,6 +54,8 @@ pub enum Kernel {
     ChainDecode,
     ChainDecode1d,
     ChainDecodeRagged,
+    ChainDecodePlanes,
+    ChainDecodePlanesRagged,
     ChainScanX,
     ChainScanLast,
     WaveletLift,
@@ -65,7 +67,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 45] = [
+    pub const ALL: [Kernel; 47] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -103,6 +105,8 @@ impl Kernel {
         Kernel::ChainDecode,
         Kernel::ChainDecode1d,
         Kernel::ChainDecodeRagged,
+        Kernel::ChainDecodePlanes,
+        Kernel::ChainDecodePlanesRagged,
         Kernel::ChainScanX,
         Kernel::ChainScanLast,
         Kernel::WaveletLift,
@@ -155,6 +159,8 @@ impl Kernel {
             Kernel::ChainDecode => "chain_decode",
             Kernel::ChainDecode1d => "chain_decode_1d",
             Kernel::ChainDecodeRagged => "chain_decode_ragged",
+            Kernel::ChainDecodePlanes => "chain_decode_planes",
+            Kernel::ChainDecodePlanesRagged => "chain_decode_planes_ragged",
             Kernel::WaveletLift => "wavelet_lift",
             Kernel::WaveletLoad => "wavelet_load",
             Kernel::WaveletStore => "wavelet_store",
@@ -201,7 +207,11 @@ impl Kernel {
             Kernel::ChainUnpack => "chain/unpack.wgsl",
             Kernel::ChainScanX => "chain/scan_x.wgsl",
             Kernel::ChainScanLast => "chain/scan_last.wgsl",
-            Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d => "chain/decode.wgsl",
+            Kernel::ChainDecode
+            | Kernel::ChainDecodeRagged
+            | Kernel::ChainDecode1d
+            | Kernel::ChainDecodePlanes
+            | Kernel::ChainDecodePlanesRagged => "chain/decode.wgsl",
             Kernel::WaveletLift => "wavelet/lift.wgsl",
             Kernel::WaveletLoad => "wavelet/load.wgsl",
             Kernel::WaveletStore => "wavelet/store.wgsl",
@@ -224,6 +234,8 @@ impl Kernel {
                 | Kernel::BitpackUnpack
                 | Kernel::ChainCompact
                 | Kernel::ChainScanX
+                | Kernel::ChainDecodePlanes
+                | Kernel::ChainDecodePlanesRagged
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
         )
@@ -254,6 +266,9 @@ impl Kernel {
     /// `chain_decode_ragged`: `chain_decode` with `RAGGED` (rows not whole units of 32;
     /// float32 stores through workgroup memory where the backend coalesces, else
     /// aligned 16-byte pieces with component stores at the row's ends);
+    /// `chain_decode_planes`, `chain_decode_planes_ragged`: `chain_decode` /
+    /// `chain_decode_ragged` with `PLANES` (3-D: the 2-D walk over every plane, storing
+    /// the x-y sums for `chain_scan_last`; no float64 variant, as `chain_scan_x`);
     /// `chain_encode_1d`, `chain_decode_1d`: with `ONE_D` (ny = nz = 1: one step per
     /// invocation and nothing carried between steps, so no walk's loop and no state
     /// for it: NVRTC sm_90 63 / 48 registers against 128 / 96).
@@ -264,6 +279,8 @@ impl Kernel {
             Kernel::ChainEncodeFlat3d => &["FLAT", "THREE_D"],
             Kernel::ChainEncode1d | Kernel::ChainDecode1d => &["ONE_D"],
             Kernel::ChainDecodeRagged => &["RAGGED"],
+            Kernel::ChainDecodePlanes => &["PLANES"],
+            Kernel::ChainDecodePlanesRagged => &["PLANES", "RAGGED"],
             _ => &[],
         }
     }
@@ -271,7 +288,15 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
+        matches!(
+            self,
+            Kernel::ChainDecode
+                | Kernel::ChainDecodeRagged
+                | Kernel::ChainDecode1d
+                | Kernel::ChainDecodePlanes
+                | Kernel::ChainDecodePlanesRagged
+                | Kernel::ChainScanX
+        )
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -304,6 +329,8 @@ impl Kernel {
                 | Kernel::ChainDecode1d
                 | Kernel::ChainDecode
                 | Kernel::ChainDecodeRagged
+                | Kernel::ChainDecodePlanes
+                | Kernel::ChainDecodePlanesRagged
                 | Kernel::LorenzoScanX
                 | Kernel::ChainScanX
         )

@@ -339,7 +339,7 @@ pub fn inverse_prefers_staged(l: &LorenzoStage, b: &BitpackStage) -> Option<Stri
             format!("{} chain_decode invocations: the staged inverse has more parallelism", crate::kernels::chain::decode_invocations(&lp))
         });
     }
-    if dims.rank() < 2 || form == "chain_scan" {
+    if dims.rank() < 2 || form == "chain_scan" || form == "chain_planes" {
         // (chain_scan parallelizes over lines like the staged inverse, in fewer passes)
         return None;
     }
@@ -383,10 +383,26 @@ pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> &'st
     let small = auto && decode_too_small(lp);
     if fits && crate::envcfg::switch("FZWGPU_CHAIN_DECODE").ok().flatten() != Some(false) && !(small && scan) {
         "chain_decode"
+    } else if scan && planes_take(b, lp, auto) {
+        "chain_planes"
     } else if scan {
         "chain_scan"
     } else {
         "chain_unpack"
+    }
+}
+
+/// Whether a 3-D inverse runs `chain_planes` (`chain_decode_planes` then
+/// `chain_scan_last`): the geometry fits it ([`crate::kernels::chain::planes_unfit`]),
+/// and with `auto` the dispatch has at least [`DECODE_MIN_INVOCATIONS`] invocations
+/// (each walks a band of tile rows, as `chain_decode`'s in 2-D).
+/// `FZWGPU_CHAIN_PLANES`: `off` never, `on` wherever the geometry fits.
+fn planes_take(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> bool {
+    use crate::kernels::chain::{max_extent, planes_invocations, planes_unfit};
+    let fits = lp.nz > 1 && max_extent().is_ok_and(|max| planes_unfit(b.block_size, lp, max).is_none());
+    match crate::envcfg::switch("FZWGPU_CHAIN_PLANES").ok().flatten() {
+        Some(on) => on && fits,
+        None => fits && !(auto && planes_invocations(lp) < DECODE_MIN_INVOCATIONS),
     }
 }
 
@@ -474,17 +490,27 @@ pub fn record_inverse(
         }};
     }
     let pbytes = if f64v { unpack_params!(ChainUnpackParams64, f64) } else { unpack_params!(ChainUnpackParams32, f32) };
-    if form == "chain_scan" {
+    if form == "chain_scan" || form == "chain_planes" {
         // x sums with the residuals extracted on the way in, y (3-D) in place, then the
-        // last axis dequantized into the output
-        let sums_w = BufSlice::new(r.temp(4 * n)?, 0, 4 * n);
-        let wg = workgroup_size(Kernel::ChainScanX)?;
-        let team = crate::kernels::chain::scan_x_team(lp.tx, wg)?;
-        let (_, teams) = crate::kernels::chain::scan_x_teams(lp.ntx, lp.ny as u64 * lp.nz as u64, info.coalesce)?;
-        // chain_scan_x reads only the integer fields: the float32 layout serves both
+        // last axis dequantized into the output; chain_planes: the x-y sums of every
+        // plane in one pass (chain_decode's 2-D walk), then the z axis
+        let sums = r.temp((4 * n).next_multiple_of(16))?;
+        let sums_w = BufSlice::new(sums, 0, 4 * n);
+        // chain_scan_x and chain_decode_planes read only the integer fields: the
+        // float32 layout serves both
         let p32 = unpack_params!(ChainUnpackParams32, f32);
-        r.dispatch_bytes(Kernel::ChainScanX, false, &p32, &[meta_w, o_w, pay_w, means_w, sums_w], teams.div_ceil((wg / team) as u64))?;
-        if lp.nz > 1 {
+        if form == "chain_planes" {
+            // (float32 forms store whole 16-byte pieces: the window padded to 16)
+            let planes_w = BufSlice::new(sums, 0, (4 * n).next_multiple_of(16));
+            let k = crate::kernels::chain::planes_kernel(&lp);
+            r.dispatch_bytes(k, false, &p32, &[meta_w, o_w, pay_w, means_w, planes_w], crate::kernels::chain::planes_groups(&lp)?)?;
+        } else {
+            let wg = workgroup_size(Kernel::ChainScanX)?;
+            let team = crate::kernels::chain::scan_x_team(lp.tx, wg)?;
+            let (_, teams) = crate::kernels::chain::scan_x_teams(lp.ntx, lp.ny as u64 * lp.nz as u64, info.coalesce)?;
+            r.dispatch_bytes(Kernel::ChainScanX, false, &p32, &[meta_w, o_w, pay_w, means_w, sums_w], teams.div_ceil((wg / team) as u64))?;
+        }
+        if lp.nz > 1 && form == "chain_scan" {
             let mut py = lp;
             py.axis = 1;
             py.nlines = lp.nx * lp.nty * lp.nz;

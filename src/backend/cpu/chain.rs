@@ -392,6 +392,79 @@ pub fn chain_decode_ragged<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32
     decode::<F>(pb, b, groups, Kernel::ChainDecodeRagged)
 }
 
+/// Twin of `chain_decode_planes` (`chain_decode` built with PLANES: 3-D fields; the
+/// ChainUnpackParams32 layout, only its integer fields): each value's sum along x and
+/// y inside its tile, plus the tile head in the tile's first plane (what
+/// `chain_scan_x` then `lorenzo_scan_axis` along y leave), into `sums`.
+pub fn chain_decode_planes(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    planes(pb, b, groups, Kernel::ChainDecodePlanes)
+}
+
+/// Twin of `chain_decode_planes_ragged` (PLANES and RAGGED: rows that are not whole
+/// units of 32): the same sums, nothing past the field.
+pub fn chain_decode_planes_ragged(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    planes(pb, b, groups, Kernel::ChainDecodePlanesRagged)
+}
+
+fn planes(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()> {
+    use crate::kernels::chain::{planes_groups, planes_kernel, planes_unfit};
+    use crate::kernels::params::ChainUnpackParams32;
+    let c: ChainUnpackParams32 = params(pb)?;
+    let l = LorenzoParams { nx: c.nx, ny: c.ny, nz: c.nz, tx: c.tx, ty: c.ty, tz: c.tz, ntx: c.ntx, nty: c.nty, ..Default::default() };
+    if let Some(why) = planes_unfit(c.block_size, &l, max_extent()?) {
+        return Err(Error::Device(format!("{}: {why}", kernel.name())));
+    }
+    need(groups as u64 >= planes_groups(&l)?, "chain_decode_planes: the dispatch covers the field")?;
+    let want = planes_kernel(&l);
+    need(want == kernel, &format!("{}: this geometry is {}'s", kernel.name(), want.name()))?;
+    let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx as usize, c.ny as usize, c.nz, c.tx as usize, c.ty as usize, c.tz, c.ntx, c.nty);
+    let n = nx * ny * nz as usize;
+    need(n == c.n as usize && tx > 0 && ty > 0 && tz > 0 && c.block_size > 0, "chain_decode_planes geometry")?;
+    let r = Residuals {
+        meta: view(b.ro[0], "chain_decode_planes.meta")?,
+        offsets: view(b.ro[1], "chain_decode_planes.offsets")?,
+        pay: view(b.ro[2], "chain_decode_planes.payload_u")?,
+        n: c.n,
+        bs: c.block_size,
+        word_base: c.word_base,
+        bzigzag: c.bzigzag == 1,
+    };
+    let means: &[u32] = view(b.ro[3], "chain_decode_planes.means")?;
+    let sums: &mut [u32] = view_mut(b.rw[0], "chain_decode_planes.sums")?;
+    need(sums.len() >= n, "chain_decode_planes sums")?;
+    // per plane, the inclusive 2-D prefix inside each tile (neighbours outside the tile
+    // count as 0), by inclusion-exclusion in wrapping arithmetic
+    sums[..n].par_chunks_mut(nx * ny).enumerate().try_for_each(|(z, plane)| -> Result<()> {
+        for y in 0..ny {
+            for x in 0..nx {
+                let i = (z * ny + y) * nx + x;
+                let mut v = r.at(i as u32)?;
+                let (left, up) = (x % tx != 0, y % ty != 0);
+                if left {
+                    v = v.wrapping_add(plane[y * nx + x - 1]);
+                }
+                if up {
+                    v = v.wrapping_add(plane[(y - 1) * nx + x]);
+                }
+                if left && up {
+                    v = v.wrapping_sub(plane[(y - 1) * nx + x - 1]);
+                }
+                plane[y * nx + x] = v;
+            }
+        }
+        if c.centering == 1 && z as u32 % tz == 0 {
+            for y in 0..ny {
+                for x in 0..nx {
+                    let t = (((z as u32 / tz) * nty + (y / ty) as u32) * ntx + (x / tx) as u32) as usize;
+                    let head = *means.get(t).ok_or_else(|| Error::Device("means window".into()))?;
+                    plane[y * nx + x] = plane[y * nx + x].wrapping_add(head);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
 fn decode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()> {
     use crate::kernels::chain::{decode_groups, decode_kernel, decode_unfit};
     use crate::kernels::params::{ChainUnpackParams32, ChainUnpackParams64};

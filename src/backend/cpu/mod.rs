@@ -97,6 +97,8 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::ChainDecodeRagged, true) => chain::chain_decode_ragged::<f64>,
         (Kernel::ChainDecode1d, false) => chain::chain_decode_1d::<f32>,
         (Kernel::ChainDecode1d, true) => chain::chain_decode_1d::<f64>,
+        (Kernel::ChainDecodePlanes, _) => chain::chain_decode_planes,
+        (Kernel::ChainDecodePlanesRagged, _) => chain::chain_decode_planes_ragged,
         (Kernel::ChainScanX, _) => chain::chain_scan_x,
         (Kernel::ChainScanLast, false) => chain::chain_scan_last::<f32>,
         (Kernel::ChainScanLast, true) => chain::chain_scan_last::<f64>,
