@@ -452,7 +452,7 @@ fn planes(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()
                 plane[y * nx + x] = v;
             }
         }
-        if c.centering == 1 && z as u32 % tz == 0 {
+        if c.centering == 1 && (z as u32).is_multiple_of(tz) {
             for y in 0..ny {
                 for x in 0..nx {
                     let t = (((z as u32 / tz) * nty + (y / ty) as u32) * ntx + (x / tx) as u32) as usize;
