@@ -172,6 +172,13 @@ fn chain_encode_equals_staged() {
                 let form = d.report.notes.iter().find(|(_, n)| n.starts_with("fused=") && want.iter().any(|w| n.contains(w)));
                 assert!(form.is_some(), "{} on {name}: {:?}", f.dims, d.report.notes);
                 planes += form.is_some_and(|(_, n)| n.contains("(chain_planes)")) as u32;
+                // the note names the kernels the form ran
+                let via = match form.map(|(_, n)| n.as_str()) {
+                    Some(n) if n.contains("(chain_planes)") => "via chain_decode_planes",
+                    Some(n) if n.contains("(chain_scan)") => "via chain_scan_x + lorenzo_scan_axis + chain_scan_last",
+                    _ => "via chain_decode",
+                };
+                assert!(form.is_some_and(|(_, n)| n.contains(via)), "{} on {name}: {form:?} should say {via}", f.dims);
                 let staged_d =
                     fzwgpu::decompress(be.as_ref(), &fused.bytes, &RunOptions { fusion: FusionPolicy::Off, ..Default::default() }).unwrap();
                 assert!(staged_d.field.bytes == d.field.bytes, "{} {label} on {name}: fused inverse differs from staged", f.dims);

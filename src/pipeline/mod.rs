@@ -1109,11 +1109,12 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             });
             match why {
                 None => {
-                    let kernels = l
-                        .dims
-                        .and_then(|d| l.params(d).ok())
-                        .map_or("chain_unpack", |lp| stages::chain::inverse_kernels(b, &lp, opts.fusion == FusionPolicy::Auto));
-                    notes.push(("pipeline".into(), format!("fused={names} ({kernels})")));
+                    // the form, then the kernels it runs on this geometry
+                    let (form, kernels) = l.dims.and_then(|d| l.params(d).ok()).map_or(("chain_unpack", String::new()), |lp| {
+                        let form = stages::chain::inverse_kernels(b, &lp, opts.fusion == FusionPolicy::Auto);
+                        (form, format!(" via {}", stages::chain::inverse_kernel_names(form, &lp)))
+                    });
+                    notes.push(("pipeline".into(), format!("fused={names} ({form}){kernels}")));
                     chains.push((qi, li, bi));
                 }
                 Some(why) if opts.fusion == FusionPolicy::Force => {

@@ -392,6 +392,20 @@ pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> &'st
     }
 }
 
+/// The kernels an inverse of form `form` ([`inverse_kernels`]) runs on this geometry,
+/// in order (the run notes name them beside the form; the Quantizer's outlier patch
+/// follows every form).
+pub fn inverse_kernel_names(form: &str, lp: &LorenzoParams) -> String {
+    use crate::kernels::chain::{decode_kernel, planes_kernel};
+    match form {
+        "chain_decode" => decode_kernel(lp).name().to_string(),
+        "chain_planes" => format!("{} + chain_scan_last", planes_kernel(lp).name()),
+        "chain_scan" if lp.nz > 1 => "chain_scan_x + lorenzo_scan_axis + chain_scan_last".to_string(),
+        "chain_scan" => "chain_scan_x + chain_scan_last".to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// Whether a 3-D inverse runs `chain_planes` (`chain_decode_planes` then
 /// `chain_scan_last`): the geometry fits it ([`crate::kernels::chain::planes_unfit`]),
 /// and with `auto` the dispatch has at least [`DECODE_MIN_INVOCATIONS`] invocations
