@@ -1235,14 +1235,26 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                     };
                     decoded += 1;
                     ragged_decoded += ragged as u32;
-                    twin_check(
-                        &format!("{what} decode shared {shared_scan}"),
-                        fzwgpu::kernels::chain::decode_kernel(&lp),
-                        f64v,
-                        &up,
-                        &[B::In(meta.clone()), B::In(bytes32(&offs)), B::In(payload.clone()), B::In(means_in.clone()), B::Out(out_bytes)],
-                        decode_groups(&lp).unwrap(),
-                    );
+                    // both backends' forms (1-D: chain_decode_1d with the CUDA-tuned
+                    // variants, the walking chain_decode without)
+                    let (plain, tuned) =
+                        (fzwgpu::kernels::chain::decode_kernel(&lp, false), fzwgpu::kernels::chain::decode_kernel(&lp, true));
+                    for k in if plain == tuned { vec![plain] } else { vec![plain, tuned] } {
+                        twin_check(
+                            &format!("{what} decode shared {shared_scan}"),
+                            k,
+                            f64v,
+                            &up,
+                            &[
+                                B::In(meta.clone()),
+                                B::In(bytes32(&offs)),
+                                B::In(payload.clone()),
+                                B::In(means_in.clone()),
+                                B::Out(out_bytes),
+                            ],
+                            decode_groups(&lp).unwrap(),
+                        );
+                    }
                 }
             }
             // chain_decode_planes inverts it up to the z scan (3-D: the x-y sums of every
@@ -1386,10 +1398,12 @@ fn chain_forms_leave_other_geometries_alone() {
     let lp =
         LorenzoParams { nx, ny, nz: 1, tx: tile, ty: tile, tz: 1, ntx: nx / tile, nty: ny.div_ceil(tile), ntz: 1, ..Default::default() };
     assert_eq!(encode_kernel(&lp), Kernel::ChainEncode);
-    assert_eq!(decode_kernel(&lp), Kernel::ChainDecode);
+    assert_eq!(decode_kernel(&lp, true), Kernel::ChainDecode);
+    assert_eq!(decode_kernel(&lp, false), Kernel::ChainDecode);
     let one = LorenzoParams { nx: nx * ny, ny: 1, ty: 1, nty: 1, ntx: (nx * ny) / tile, ..lp };
     assert_eq!(encode_kernel(&one), Kernel::ChainEncode1d, "the same values as a 1-D field");
-    assert_eq!(decode_kernel(&one), Kernel::ChainDecode1d, "the same values as a 1-D field");
+    assert_eq!(decode_kernel(&one, true), Kernel::ChainDecode1d, "the same values as a 1-D field (CUDA-tuned)");
+    assert_eq!(decode_kernel(&one, false), Kernel::ChainDecode, "the same values as a 1-D field (walking form)");
     let tiles = (lp.ntx * lp.nty) as usize;
     let nb = n.div_ceil(bs as usize);
     let (pb, binds, qmask) = encode_case(&lp, bs);
@@ -1473,6 +1487,12 @@ fn chain_encode_and_compact_match_twins() {
         // ragged rows in several bands of tile rows (chain_decode_ragged)
         (100, 70, 1, 32, 64, 1),
         (250, 65, 1, 32, 32, 1),
+        // a 3-D row of more units than a workgroup has invocations (chain_encode_3d: no
+        // row above from workgroup memory, each invocation quantizes its own)
+        (2112, 3, 4, 32, 64, 1),
+        (288, 192, 10, 128, 128, 1),
+        (288, 192, 10, 128, 128, 2),
+        (288, 192, 10, 128, 128, 8),
         // 3-D planes in several bands of tile rows (chain_decode_planes, ragged or not)
         (64, 70, 3, 32, 64, 1),
         (100, 40, 3, 32, 64, 1),

@@ -288,15 +288,7 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(
-            self,
-            Kernel::ChainDecode
-                | Kernel::ChainDecodeRagged
-                | Kernel::ChainDecode1d
-                | Kernel::ChainDecodePlanes
-                | Kernel::ChainDecodePlanesRagged
-                | Kernel::ChainScanX
-        )
+        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -360,6 +352,12 @@ pub struct Variant {
     ///   component stores at the rows' ends (Vulkan 740 against 485, round 19).
     /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
+    /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%),
+    ///   without it the walking `chain_decode` (Vulkan: `chain_decode_1d` ran
+    ///   `szp_centered` at 595 against 948 GB/s; round 23, `kernels::chain::decode_kernel`).
+    /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran 16%
+    /// slower through CUDA than its 16-byte stores (368 / 348 against 489 / 446 GB/s on
+    /// the tiled field, round 23).
     pub coalesce: bool,
 }
 
