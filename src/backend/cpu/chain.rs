@@ -420,15 +420,8 @@ fn planes(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()
     let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx as usize, c.ny as usize, c.nz, c.tx as usize, c.ty as usize, c.tz, c.ntx, c.nty);
     let n = nx * ny * nz as usize;
     need(n == c.n as usize && tx > 0 && ty > 0 && tz > 0 && c.block_size > 0, "chain_decode_planes geometry")?;
-    let r = Residuals {
-        meta: view(b.ro[0], "chain_decode_planes.meta")?,
-        offsets: view(b.ro[1], "chain_decode_planes.offsets")?,
-        pay: view(b.ro[2], "chain_decode_planes.payload_u")?,
-        n: c.n,
-        bs: c.block_size,
-        word_base: c.word_base,
-        bzigzag: c.bzigzag == 1,
-    };
+    let r =
+        Residuals::of(&c, b.ro[..3].try_into().map_err(|_| Error::Device("chain_decode_planes: bindings".into()))?, "chain_decode_planes")?;
     let means: &[u32] = view(b.ro[3], "chain_decode_planes.means")?;
     let sums: &mut [u32] = view_mut(b.rw[0], "chain_decode_planes.sums")?;
     need(sums.len() >= n, "chain_decode_planes sums")?;
@@ -619,7 +612,22 @@ struct Residuals<'a> {
     bzigzag: bool,
 }
 
-impl Residuals<'_> {
+impl<'a> Residuals<'a> {
+    /// The reader of a kernel whose first read-only bindings are the chain's meta,
+    /// offsets and payload words (`what`: the kernel, for errors), from the
+    /// ChainUnpackParams32 layout's integer fields.
+    fn of(c: &crate::kernels::params::ChainUnpackParams32, [meta, offsets, pay]: [&'a [u8]; 3], what: &str) -> Result<Self> {
+        Ok(Residuals {
+            meta: view(meta, &format!("{what}.meta"))?,
+            offsets: view(offsets, &format!("{what}.offsets"))?,
+            pay: view(pay, &format!("{what}.payload_u"))?,
+            n: c.n,
+            bs: c.block_size,
+            word_base: c.word_base,
+            bzigzag: c.bzigzag == 1,
+        })
+    }
+
     fn at(&self, i: u32) -> Result<u32> {
         let blk = (i / self.bs) as usize;
         let w = (self.meta.get(blk / 4).ok_or_else(|| Error::Device("meta".into()))? >> (8 * (blk & 3))) & 0xff;
@@ -635,15 +643,7 @@ impl Residuals<'_> {
 pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     use crate::kernels::params::ChainUnpackParams32;
     let c: ChainUnpackParams32 = params(pb)?;
-    let r = Residuals {
-        meta: view(b.ro[0], "chain_scan_x.meta")?,
-        offsets: view(b.ro[1], "chain_scan_x.offsets")?,
-        pay: view(b.ro[2], "chain_scan_x.payload_u")?,
-        n: c.n,
-        bs: c.block_size,
-        word_base: c.word_base,
-        bzigzag: c.bzigzag == 1,
-    };
+    let r = Residuals::of(&c, b.ro[..3].try_into().map_err(|_| Error::Device("chain_scan_x: bindings".into()))?, "chain_scan_x")?;
     let means: &[u32] = view(b.ro[3], "chain_scan_x.means")?;
     let sums: &mut [u32] = view_mut(b.rw[0], "chain_scan_x.sums")?;
     let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx, c.ny, c.nz, c.tx, c.ty, c.tz, c.ntx, c.nty);
