@@ -1,7 +1,7 @@
 #!/bin/bash
 # Round 21, call 4 (prepared in round 21, updated in round 22, not yet run). Kit: the
 # kit of next-r21a.sh with KIT_E=scripts/device/patches/chain-walk-shared.patch as well
-# (fzwgpu-e). Run after next-r22a.sh (main's round-22 kernels validated and measured).
+# (fzwgpu-e). Run after next-r23c.sh (round 23 measured main's round-22 kernels: next-r23a.sh).
 #   Round 22 (main): chain_encode and chain_encode_flat are 1-D/2-D forms that call
 #   row_d once per step (no plane_d loop over a second row, no loop counter for it);
 #   chain_encode_3d / chain_encode_flat_3d (THREE_D) keep the 3-D walk. NVRTC sm_90:
@@ -28,7 +28,7 @@
 # 2. A/B main / fzwgpu-e, szp_composed and szp_centered, through Vulkan (the 800 / 1000
 #    GB/s targets' gaps are widest there): 2-D smooth 1 GiB and CESM TS tiled to 1 GiB
 #    (3-D forms), then 2-D once more; then CUDA 2-D while time is left (the patch
-#    leaves the 1-D forms as they are; main against fzwgpu-d is next-r22a.sh)
+#    leaves the 1-D forms as they are; main against fzwgpu-d was next-r23a.sh)
 source .device/setup.sh
 VAL_LEFT=230 val r21d-e /tmp/ct/fzwgpu-e "szp_composed szp_centered" 110
 ab() { # round backend fields-args label

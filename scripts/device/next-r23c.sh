@@ -6,7 +6,7 @@
 #   them instead of quantizing that row again; the workgroup's first rows still do):
 #   each 3-D value quantized about once instead of twice. NVRTC sm_90: 126 registers
 #   as before, SASS 6984 -> 7176, 9.5 KiB of workgroup memory. Lavapipe: tiled 64 MiB
-#   compression 0.159-0.182 -> 0.154-0.156 GB/s (barriers are slow there); kernel tests
+#   compression 0.155-0.182 -> 0.143-0.156 GB/s (barriers are slow there); kernel tests
 #   pass, five mutations fail them. Round 16's ncu: chain_encode 3-D issue-bound with
 #   2.9 instructions per value against 2-D's 1.58.
 #   main (round 23): chain_decode_planes without COALESCE through CUDA too (measured in

@@ -356,8 +356,8 @@ pub struct Variant {
     ///   without it the walking `chain_decode` (Vulkan: `chain_decode_1d` ran
     ///   `szp_centered` at 595 against 948 GB/s; round 23, `kernels::chain::decode_kernel`).
     ///
-    /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran 16%
-    /// slower through CUDA than its 16-byte stores (368 / 348 against 489 / 446 GB/s on
+    /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran
+    /// 22-25% slower through CUDA than its 16-byte stores (368 / 348 against 489 / 446 GB/s on
     /// the tiled field, round 23).
     pub coalesce: bool,
 }
