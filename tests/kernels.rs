@@ -339,7 +339,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
             B::In(bytes32(&offs)),
             B::In(slots),
             B::Out((2 * nb).next_multiple_of(4)),
-            B::Out(total * 4),
+            B::Out16(total * 4),
             B::Out(4),
         ],
         nb as u64,

@@ -444,6 +444,31 @@ fn pack32(r: V32, w: u32, at: u32) {
 // block maxima through workgroup memory (double-buffered by step parity)
 var<workgroup> s_max: array<atomic<u32>, 2u * WG>;
 
+// chain_encode's CUDA-tuned variant (COALESCE; only the 2-D form has one): the previous
+// step's walked quantity of each invocation in workgroup memory rather than in 32
+// registers (piece k of invocation lid at k * WG + lid: a subgroup's accesses to one
+// piece are consecutive 16-byte words). Only the owning invocation touches its pieces,
+// so no barrier is needed. H200, round 24 (1 GiB 2-D field, kernel GB/s): through CUDA
+// 842 / 743 -> 926 / 768 (szp_composed / szp_centered); through Vulkan the same code
+// ran 892 / 709 -> 644 / 572, and the 3-D forms lost there too (tiled 419 / 339 ->
+// 328 / 282), so neither has it.
+#ifdef COALESCE
+var<workgroup> s_prev: array<vec4<u32>, 8u * WG>;
+
+// p minus the stored piece k, which becomes p
+fn prev_step4(k: u32, lid: u32, p: vec4<u32>) -> vec4<u32> {
+    let j = k * WG + lid;
+    let o = s_prev[j];
+    s_prev[j] = p;
+    return p - o;
+}
+
+fn prev_step(p: V32, lid: u32) -> V32 {
+    return V32(prev_step4(0u, lid, p.v0), prev_step4(1u, lid, p.v1), prev_step4(2u, lid, p.v2), prev_step4(3u, lid, p.v3),
+               prev_step4(4u, lid, p.v4), prev_step4(5u, lid, p.v5), prev_step4(6u, lid, p.v6), prev_step4(7u, lid, p.v7));
+}
+#endif
+
 #ifdef SUBGROUP
 // One step of the butterfly maximum over a block's invocations: with the value o lanes
 // away where o < lanes (uniform).
@@ -529,8 +554,20 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
     // (uniform control flow for the barriers of the workgroup-memory maxima); steps
     // past its walk's end do nothing. One call site of plane_d keeps one copy of the
     // quantization code in the kernel. ONE_D runs pass 1 alone (1-D: no plane before,
-    // one step), outside any loop.
+    // one step), outside any loop. The previous step: prev, or s_prev (COALESCE).
+#ifdef COALESCE
+    let z4 = vec4<u32>(0u);
+    s_prev[lid] = z4;
+    s_prev[WG + lid] = z4;
+    s_prev[2u * WG + lid] = z4;
+    s_prev[3u * WG + lid] = z4;
+    s_prev[4u * WG + lid] = z4;
+    s_prev[5u * WG + lid] = z4;
+    s_prev[6u * WG + lid] = z4;
+    s_prev[7u * WG + lid] = z4;
+#else
     var prev = v32_zero();
+#endif
     var py = y;
     if (!three) {
         py = y - 1u;
@@ -549,19 +586,23 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
         var r = v32_zero();
         var bad = 0u;
         if (on) {
-            // (pass 0: prev is still zero and r goes unused)
+            // (pass 0: the previous step is still zero and r goes unused)
             var p = plane_d(i, x, select(y, py, first), mu);
             if (FLAT && first) {
                 p = v32_keep(p, lm);
             }
             bad = q_bad;
+#ifdef COALESCE
+            r = prev_step(p, lid);
+#else
             r = v32_sub(p, prev);
+            prev = p;
+#endif
             if (FLAT && P.centering == 1u) {
                 // a head's residual is its code minus itself
                 r = v32_keep(r, ~heads);
             }
             r = v32_packed(r);
-            prev = p;
             if (i + LANE > P.n) {
                 r = v32_tail(r, i);
             }

@@ -4,9 +4,11 @@
 // the values). Also writes the chunk's meta words (two blocks per u32, written by the
 // even block) and the chunk's payload total (last block). One workgroup per WG
 // consecutive blocks: their payloads form one contiguous run of words, which the
-// invocations walk word by word (coalesced writes), each finding its block by a binary
-// search over the group's offsets in workgroup memory (every block has at least one
-// word, so the search lands on the block that holds the word). Each block's word
+// invocations walk four words (one 16-byte piece of the payload, bound as a vec4 array
+// in whole pieces) at a time (coalesced writes), each finding the block of a piece's
+// first word by a binary search over the group's offsets in workgroup memory (every
+// block has at least one word, so the search lands on the block that holds the word,
+// and the next word lies in that block or the next). Each block's word
 // sources (refs, slot, zero padding) are worked out once per block, not per word.
 #include "common/grid.wgsl"
 #include "common/szx_types.wgsl"
@@ -17,7 +19,7 @@
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 @group(0) @binding(4) var<storage, read> slots: array<u32>;
 @group(0) @binding(5) var<storage, read_write> block_meta: array<u32>;
-@group(0) @binding(6) var<storage, read_write> payload: array<u32>;
+@group(0) @binding(6) var<storage, read_write> payload: array<vec4<u32>>;
 @group(0) @binding(7) var<storage, read_write> totals: array<u32>;
 
 const WG: u32 = 256u;
@@ -28,6 +30,32 @@ const WG: u32 = 256u;
 var<workgroup> s_nref: array<u32, WG>;
 var<workgroup> s_nsrc: array<u32, WG>;
 var<workgroup> s_end: u32;
+
+// Payload word o (in the group's run [o0, o1), else 0 and no load) of block b0 + k.
+fn word_at(b0: u32, k: u32, o: u32, o0: u32, o1: u32) -> u32 {
+    if (o < o0 || o >= o1) {
+        return 0u;
+    }
+    let bk = b0 + k;
+    let j = o - s_off[k];
+    let nref = s_nref[k];
+    var v = 0u;
+    if (j < nref) {
+        v = refs_u[bk * WT + j];
+    } else if (j < s_nsrc[k]) {
+        v = slots[bk * P.block_size * WT + j - nref];
+    }
+    return v;
+}
+
+// The group's block holding word o, given block k holding word o - 1 (when o - 1 >= oa,
+// the first word searched for; before it k stays): k or k + 1.
+fn next_block(k: u32, o: u32, oa: u32) -> u32 {
+    if (o <= oa || k + 1u >= WG) {
+        return k;
+    }
+    return select(k, k + 1u, s_off[k + 1u] <= o);
+}
 
 @compute @workgroup_size(WG)
 fn szx_compact(@builtin(local_invocation_index) lid: u32,
@@ -76,17 +104,36 @@ fn szx_compact(@builtin(local_invocation_index) lid: u32,
     workgroupBarrier();
     let o0 = s_off[0];
     let o1 = s_end;
-    for (var o = o0 + lid; o < o1; o += WG) {
-        let k = block_at(o);
-        let bk = b0 + k;
-        let j = o - s_off[k];
-        let nref = s_nref[k];
-        var v = 0u;
-        if (j < nref) {
-            v = refs_u[bk * WT + j];
-        } else if (j < s_nsrc[k]) {
-            v = slots[bk * P.block_size * WT + j - nref];
+    // the 16-byte pieces q of the payload that hold words of the group's run [o0, o1):
+    // one search per piece, for its first word in the run; each later word lies in the
+    // same block or the next (every block has at least one word). Pieces inside the run
+    // are stored whole, the two it shares with the neighbouring groups by components.
+    for (var q = o0 / 4u + lid; q < (o1 + 3u) / 4u; q += WG) {
+        let o = 4u * q;
+        let oa = max(o, o0);
+        var k = block_at(oa);
+        let x = word_at(b0, k, o, o0, o1);
+        k = next_block(k, o + 1u, oa);
+        let y = word_at(b0, k, o + 1u, o0, o1);
+        k = next_block(k, o + 2u, oa);
+        let z = word_at(b0, k, o + 2u, o0, o1);
+        k = next_block(k, o + 3u, oa);
+        let w = word_at(b0, k, o + 3u, o0, o1);
+        if (o >= o0 && o + 4u <= o1) {
+            payload[q] = vec4<u32>(x, y, z, w);
+        } else {
+            if (o >= o0 && o < o1) {
+                payload[q].x = x;
+            }
+            if (o + 1u >= o0 && o + 1u < o1) {
+                payload[q].y = y;
+            }
+            if (o + 2u >= o0 && o + 2u < o1) {
+                payload[q].z = z;
+            }
+            if (o + 3u >= o0 && o + 3u < o1) {
+                payload[q].w = w;
+            }
         }
-        payload[o] = v;
     }
 }

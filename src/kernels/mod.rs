@@ -288,7 +288,10 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
+        matches!(
+            self,
+            Kernel::ChainEncode | Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX
+        )
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -352,6 +355,9 @@ pub struct Variant {
     ///   component stores at the rows' ends (Vulkan 740 against 485, round 19).
     /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
+    /// - `chain_encode` (the 2-D form), float32: the walk's previous step kept in
+    ///   workgroup memory, not registers (CUDA 842 / 743 -> 926 / 768 GB/s on the
+    ///   1 GiB 2-D field; Vulkan 892 / 709 -> 644 / 572; round 24).
     /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%),
     ///   without it the walking `chain_decode` (Vulkan: `chain_decode_1d` ran
     ///   `szp_centered` at 595 against 948 GB/s; round 23, `kernels::chain::decode_kernel`).

@@ -440,7 +440,10 @@ impl Stage for SzxStage {
             let cost_w = BufSlice::new(cost, 0, 4 * nbk);
             let off_w = BufSlice::new(offsets, 0, 4 * nbk);
             let slots_w = BufSlice::new(slots, 0, nk * sz);
-            let payload = r.alloc(nk * sz)?;
+            // szx_compact binds the payload as a vec4 array: its window in whole 16-byte
+            // pieces (the part read back is its first words, by the chunk's total)
+            let pay16 = (nk * sz).next_multiple_of(16);
+            let payload = r.alloc(pay16)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
             r.dispatch_teams_max(
@@ -456,7 +459,15 @@ impl Stage for SzxStage {
                 Kernel::SzxCompact,
                 f64v,
                 p.as_slice(),
-                &[info_w, refs_w, off_w, slots_w, meta_w, pay_w, BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4))],
+                &[
+                    info_w,
+                    refs_w,
+                    off_w,
+                    slots_w,
+                    meta_w,
+                    BufSlice::new(payload, 0, pay16),
+                    BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)),
+                ],
                 nbk.div_ceil(compact_wg),
             )?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
