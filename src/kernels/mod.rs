@@ -288,10 +288,7 @@ impl Kernel {
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
     /// `Variant::coalesce`).
     pub fn has_coalesce(self) -> bool {
-        matches!(
-            self,
-            Kernel::ChainEncode | Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX
-        )
+        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
