@@ -14,16 +14,22 @@
 # Runs on whatever card comes: only A/B within this call counts; say which card.
 # 1. main / fzwgpu-d, alternating twice: 2-D 1 GiB szx, szp_composed, szp_centered and
 #    1-D szp_composed through Vulkan and CUDA
+#    and main with FZWGPU_COALESCE=1 through Vulkan (the CUDA-tuned chain kernels)
 # 2. validation.sh of fzwgpu-d: szx and szp_composed through both backends
 source .device/setup.sh
 b() { # binary backend fields-args label presets
   left ${LEFT:-380} || return 0
   timeout 50 /tmp/ct/$1 bench --backend $2 $3 --reps 3 --presets $5 --json $OUT/r24d-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
 }
-for r in 1 2; do for be in wgpu cuda; do for x in fzwgpu fzwgpu-d; do
-  b $x $be "--size 1G --fields smooth" 2d-$r szx,szp_composed,szp_centered
-  b $x $be "--dims 268435456" 1d-$r szp_composed
-done; done; done
+for r in 1 2; do
+  for be in wgpu cuda; do for x in fzwgpu fzwgpu-d; do
+    b $x $be "--size 1G --fields smooth" 2d-$r szx,szp_composed,szp_centered
+    b $x $be "--dims 268435456" 1d-$r szp_composed
+  done; done
+  # main's CUDA-tuned variants through Vulkan (chain_decode's stores through workgroup
+  # memory lost 24-43% there in round 6, before the walks and the register changes)
+  FZWGPU_COALESCE=1 b fzwgpu wgpu "--size 1G --fields smooth" 2d-$r-coalesce szp_composed,szp_centered
+done
 echo "ab done $(( $(date +%s) - T0 )) s"
 VAL_LEFT=520 val r24d-d /tmp/ct/fzwgpu-d "szx szp_composed" 45
 echo "total $(( $(date +%s) - T0 )) s"
