@@ -68,6 +68,17 @@ pub struct BackendInfo {
     pub software: bool,
 }
 
+impl BackendInfo {
+    /// Whether 1-D chain inverses run `chain_decode_1d` rather than the walking
+    /// `chain_decode` (`kernels::chain::decode_kernel`): with the CUDA-tuned variants
+    /// (H200 round 23: CUDA 1-D decompression +7-10%, while through Vulkan
+    /// `chain_decode_1d` decompressed `szp_centered` at 595 against 948 GB/s) and on
+    /// software adapters (lavapipe, round 24: 1-D chain decompression 2.2-2.6x).
+    pub fn decode_1d(&self) -> bool {
+        self.coalesce || self.software
+    }
+}
+
 /// Mesa gallivm's `LP_MAX_TGSI_LOOP_ITERATIONS`: llvmpipe and lavapipe stop every loop
 /// of an invocation once this many iterations have run (results are then wrong, with
 /// no error).

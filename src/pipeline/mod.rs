@@ -1112,7 +1112,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
                     // the form, then the kernels it runs on this geometry
                     let (form, kernels) = l.dims.and_then(|d| l.params(d).ok()).map_or(("chain_unpack", String::new()), |lp| {
                         let form = stages::chain::inverse_kernels(b, &lp, opts.fusion == FusionPolicy::Auto);
-                        (form, format!(" via {}", stages::chain::inverse_kernel_names(form, &lp, r.backend.info().coalesce)))
+                        (form, format!(" via {}", stages::chain::inverse_kernel_names(form, &lp, r.backend.info().decode_1d())))
                     });
                     notes.push(("pipeline".into(), format!("fused={names} ({form}){kernels}")));
                     chains.push((qi, li, bi));

@@ -393,12 +393,12 @@ pub fn inverse_kernels(b: &BitpackStage, lp: &LorenzoParams, auto: bool) -> &'st
 }
 
 /// The kernels an inverse of form `form` ([`inverse_kernels`]) runs on this geometry
-/// (`coalesce`: the backend's `BackendInfo::coalesce`), in order (the run notes name them beside the form; the Quantizer's outlier patch
+/// (`one_d`: the backend's `BackendInfo::decode_1d`), in order (the run notes name them beside the form; the Quantizer's outlier patch
 /// follows every form).
-pub fn inverse_kernel_names(form: &str, lp: &LorenzoParams, coalesce: bool) -> String {
+pub fn inverse_kernel_names(form: &str, lp: &LorenzoParams, one_d: bool) -> String {
     use crate::kernels::chain::{decode_kernel, planes_kernel};
     match form {
-        "chain_decode" => decode_kernel(lp, coalesce).name().to_string(),
+        "chain_decode" => decode_kernel(lp, one_d).name().to_string(),
         "chain_planes" => format!("{} + chain_scan_last", planes_kernel(lp).name()),
         "chain_scan" if lp.nz > 1 => "chain_scan_x + lorenzo_scan_axis + chain_scan_last".to_string(),
         "chain_scan" => "chain_scan_x + chain_scan_last".to_string(),
@@ -544,7 +544,7 @@ pub fn record_inverse(
         let out = r.alloc((n * sz).next_multiple_of(16))?;
         let out_w = BufSlice::new(out, 0, (n * sz).next_multiple_of(16));
         let groups = crate::kernels::chain::decode_groups(&lp)?;
-        let k = crate::kernels::chain::decode_kernel(&lp, info.coalesce);
+        let k = crate::kernels::chain::decode_kernel(&lp, info.decode_1d());
         r.dispatch_bytes(k, f64v, &pbytes, &[meta_w, o_w, pay_w, means_w, out_w], groups)?;
         q.record_patch(r, out, outliers, opts)?;
         return Ok(PortData::Device { slice: BufSlice::new(out, 0, n * sz), len: n * sz, host: None });
