@@ -420,11 +420,7 @@ fn planes(pb: &[u8], b: &mut Bindings, groups: u32, kernel: Kernel) -> Result<()
     let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx as usize, c.ny as usize, c.nz, c.tx as usize, c.ty as usize, c.tz, c.ntx, c.nty);
     let n = nx * ny * nz as usize;
     need(n == c.n as usize && tx > 0 && ty > 0 && tz > 0 && c.block_size > 0, "chain_decode_planes geometry")?;
-    let r = Residuals::of(
-        &c,
-        b.ro.get(..3).and_then(|r| r.try_into().ok()).ok_or_else(|| Error::Device("chain_decode_planes: bindings".into()))?,
-        "chain_decode_planes",
-    )?;
+    let r = Residuals::of(&c, &b.ro, "chain_decode_planes")?;
     let means: &[u32] = view(b.ro[3], "chain_decode_planes.means")?;
     let sums: &mut [u32] = view_mut(b.rw[0], "chain_decode_planes.sums")?;
     need(sums.len() >= n, "chain_decode_planes sums")?;
@@ -619,7 +615,9 @@ impl<'a> Residuals<'a> {
     /// The reader of a kernel whose first read-only bindings are the chain's meta,
     /// offsets and payload words (`what`: the kernel, for errors), from the
     /// ChainUnpackParams32 layout's integer fields.
-    fn of(c: &crate::kernels::params::ChainUnpackParams32, [meta, offsets, pay]: [&'a [u8]; 3], what: &str) -> Result<Self> {
+    fn of(c: &crate::kernels::params::ChainUnpackParams32, ro: &[&'a [u8]], what: &str) -> Result<Self> {
+        let [meta, offsets, pay] =
+            ro.get(..3).and_then(|r| <[&[u8]; 3]>::try_from(r).ok()).ok_or_else(|| Error::Device(format!("{what}: bindings")))?;
         Ok(Residuals {
             meta: view(meta, &format!("{what}.meta"))?,
             offsets: view(offsets, &format!("{what}.offsets"))?,
@@ -646,11 +644,7 @@ impl<'a> Residuals<'a> {
 pub fn chain_scan_x(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     use crate::kernels::params::ChainUnpackParams32;
     let c: ChainUnpackParams32 = params(pb)?;
-    let r = Residuals::of(
-        &c,
-        b.ro.get(..3).and_then(|r| r.try_into().ok()).ok_or_else(|| Error::Device("chain_scan_x: bindings".into()))?,
-        "chain_scan_x",
-    )?;
+    let r = Residuals::of(&c, &b.ro, "chain_scan_x")?;
     let means: &[u32] = view(b.ro[3], "chain_scan_x.means")?;
     let sums: &mut [u32] = view_mut(b.rw[0], "chain_scan_x.sums")?;
     let (nx, ny, nz, tx, ty, tz, ntx, nty) = (c.nx, c.ny, c.nz, c.tx, c.ty, c.tz, c.ntx, c.nty);
