@@ -73,7 +73,8 @@ impl BackendInfo {
     /// `chain_decode` (`kernels::chain::decode_kernel`): with the CUDA-tuned variants
     /// (H200 round 23: CUDA 1-D decompression +7-10%, while through Vulkan
     /// `chain_decode_1d` decompressed `szp_centered` at 595 against 948 GB/s) and on
-    /// software adapters (lavapipe, round 24: 1-D chain decompression 2.2-2.6x).
+    /// software adapters (lavapipe, round 24: 1-D chain decompression 2.0-3.5x,
+    /// `docs/results/lavapipe-r24-decode1d-ab.log`).
     pub fn decode_1d(&self) -> bool {
         self.coalesce || self.software
     }

@@ -357,7 +357,8 @@ pub struct Variant {
     ///   1 GiB 2-D field; Vulkan 892 / 709 -> 644 / 572; round 24).
     /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%),
     ///   without it the walking `chain_decode` (Vulkan: `chain_decode_1d` ran
-    ///   `szp_centered` at 595 against 948 GB/s; round 23, `kernels::chain::decode_kernel`).
+    ///   `szp_centered` at 595 against 948 GB/s; round 23), except on software
+    ///   adapters (`BackendInfo::decode_1d`, `kernels::chain::decode_kernel`).
     ///
     /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran
     /// 22-25% slower through CUDA than its 16-byte stores (368 / 348 against 489 / 446 GB/s on
