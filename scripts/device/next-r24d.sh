@@ -14,7 +14,8 @@
 # Runs on whatever card comes: only A/B within this call counts; say which card.
 # 1. main / fzwgpu-d, alternating twice: 2-D 1 GiB szx, szp_composed, szp_centered and
 #    1-D szp_composed through Vulkan and CUDA
-#    and main with FZWGPU_COALESCE=1 through Vulkan (the CUDA-tuned chain kernels)
+#    and main with FZWGPU_COALESCE=1 through Vulkan (the CUDA-tuned chain kernels), 2-D
+#    and 1-D (where it runs chain_decode_1d with stores through workgroup memory)
 # 2. validation.sh of fzwgpu-d: szx and szp_composed through both backends
 source .device/setup.sh
 b() { # binary backend fields-args label presets
@@ -29,6 +30,11 @@ for r in 1 2; do
   # main's CUDA-tuned variants through Vulkan (chain_decode's stores through workgroup
   # memory lost 24-43% there in round 6, before the walks and the register changes)
   FZWGPU_COALESCE=1 b fzwgpu wgpu "--size 1G --fields smooth" 2d-$r-coalesce szp_composed,szp_centered
+  # 1-D: main runs the walking chain_decode through Vulkan (chain_decode_1d lost there in
+  # round 23, 595 against 948 for szp_centered); with FZWGPU_COALESCE=1 it runs
+  # chain_decode_1d with its stores through workgroup memory (CUDA's 1996)
+  b fzwgpu wgpu "--dims 268435456" 1d-$r szp_centered
+  FZWGPU_COALESCE=1 b fzwgpu wgpu "--dims 268435456" 1d-$r-coalesce szp_composed,szp_centered
 done
 echo "ab done $(( $(date +%s) - T0 )) s"
 VAL_LEFT=520 val r24d-d /tmp/ct/fzwgpu-d "szx szp_composed" 45
