@@ -617,3 +617,86 @@ fn decompress_fusion_flag_applies_to_every_chunk_of_a_stream() {
     assert!(e.lines().count() == 1 && e.contains("no Quantizer -> Lorenzo -> AdaptiveBitpack chain"), "{e}");
     assert!(!out.exists(), "no output on error");
 }
+
+/// Output into a pipe whose reader has gone (`fzwgpu kernel-source K | head -1`) ends
+/// the process quietly, as a SIGPIPE would (exit 141), not as an internal failure.
+#[test]
+fn a_closed_output_pipe_is_not_an_internal_failure() {
+    use std::process::Stdio;
+    // well past a pipe's buffer, so the writes meet the closed pipe whatever the timing
+    let mut child = bin().args(["kernel-source", "chain_encode", "--cuda"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!e.contains("internal failure"), "{e}");
+    assert_eq!(o.status.code(), Some(141), "{e}");
+}
+
+/// Raw stdout bytes of a run (`-o -`), with its exit code and stderr; `stdin`: bytes fed
+/// to standard input.
+fn run_bytes(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(b) = stdin {
+        let mut i = child.stdin.take().unwrap();
+        let b = b.to_vec();
+        // fed from a thread, so a large input and a large output cannot block each other
+        std::thread::spawn(move || std::io::Write::write_all(&mut i, &b).unwrap());
+    }
+    let o = child.wait_with_output().unwrap();
+    (o.status.code().unwrap_or(-1), o.stdout, String::from_utf8_lossy(&o.stderr).into())
+}
+
+/// `-o -` writes to standard output the same bytes as `-o FILE` would, for a single
+/// archive and for a stream of chunks, compressing and decompressing (also a stream
+/// read from standard input), and leaves no file named `-`.
+#[test]
+fn output_dash_is_standard_output() {
+    let input = write_field("dash.f32", 120 * 50);
+    let inp = input.to_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("fzwgpu-cli-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // one archive, then a stream of 8 KB chunks
+    for (label, extra) in [("fzm", vec![]), ("fzms", vec!["--chunk-size", "8K"])] {
+        let common_args = ["-i", inp, "--dims", "120x50", "--preset", "szp_composed", "--eb", "1e-3", "--backend", "cpu"];
+        let arch = file(&format!("dash.{label}"));
+        let mut args = vec!["compress", "-o", arch.as_str()];
+        args.extend(common_args);
+        args.extend(extra.iter().copied());
+        let (c, _, e) = run(&args);
+        assert_eq!(c, 0, "{e}");
+        let mut args = vec!["compress", "-o", "-"];
+        args.extend(common_args);
+        args.extend(extra.iter().copied());
+        let (c, piped, e) = run_bytes(&args, None);
+        assert_eq!(c, 0, "{e}");
+        assert!(piped == std::fs::read(&arch).unwrap(), "{label}: compress -o - differs from -o FILE");
+        let out = file(&format!("dash-{label}.out"));
+        let (c, _, e) = run(&["decompress", "-i", arch.as_str(), "-o", out.as_str(), "--backend", "cpu"]);
+        assert_eq!(c, 0, "{e}");
+        let want = std::fs::read(&out).unwrap();
+        let (c, got, e) = run_bytes(&["decompress", "-i", arch.as_str(), "-o", "-", "--backend", "cpu"], None);
+        assert_eq!(c, 0, "{e}");
+        assert!(got == want, "{label}: decompress -o - differs from -o FILE");
+        if label == "fzms" {
+            let (c, got, e) = run_bytes(&["decompress", "-i", "-", "-o", "-", "--backend", "cpu"], Some(&piped));
+            assert_eq!(c, 0, "{e}");
+            assert!(got == want, "stream from standard input to standard output");
+            let (c, got, e) = run_bytes(&["decompress", "-i", arch.as_str(), "-o", "-", "--range", "100:900", "--backend", "cpu"], None);
+            assert_eq!(c, 0, "{e}");
+            assert!(got == want[400..3600], "a range to standard output");
+        }
+    }
+    // a failing run writes nothing to standard output and says why
+    let (c, got, e) = run_bytes(&["decompress", "-i", inp, "-o", "-", "--backend", "cpu"], None);
+    assert_eq!(c, 1, "{e}");
+    assert!(got.is_empty() && e.starts_with("error: ") && e.lines().count() == 1, "{e}");
+    assert!(!std::path::Path::new("-").exists() && !dir.join("-").exists());
+}

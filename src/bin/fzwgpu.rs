@@ -27,6 +27,7 @@ struct Cli {
 enum Cmd {
     /// Compress a raw little-endian float file (or `-`: standard input) into an FZM
     /// archive, or, past --chunk-size, an FZMS stream of chunks (bounded memory).
+    /// `-o -` writes to standard output.
     Compress {
         #[arg(short, long)]
         input: PathBuf,
@@ -44,7 +45,7 @@ enum Cmd {
         chunk_size: String,
     },
     /// Decompress an FZM archive or FZMS stream (`-`: a stream on standard input) into
-    /// a raw float file.
+    /// a raw float file (`-o -`: standard output).
     Decompress {
         #[arg(short, long)]
         input: PathBuf,
@@ -307,13 +308,40 @@ fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
 /// Write `data` to `path` through a temporary file renamed on success, so a failed run
 /// never leaves a complete-looking output.
 fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    write_output(path, true, &mut |w| w.write_all(data).map_err(|e| Error::io(format!("writing {}", path.display()), e)))
+}
+
+/// Whether an output path names standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A command's output, written by `f` through a 4 MiB buffer: to a file as `NAME.part`,
+/// renamed to NAME on success and removed on failure (a failed run never leaves a
+/// complete-looking output; `sync`: flushed to the disk before the rename), or to
+/// standard output for `-` (refused when it is a terminal; what was written before a
+/// failure stays written, and the exit status says it failed).
+fn write_output(path: &Path, sync: bool, f: &mut dyn FnMut(&mut dyn Write) -> Result<()>) -> Result<()> {
+    if is_stdout(path) {
+        let out = std::io::stdout();
+        if std::io::IsTerminal::is_terminal(&out) {
+            return Err(Error::Input("standard output is a terminal: give -o FILE or redirect it".into()));
+        }
+        let mut w = std::io::BufWriter::with_capacity(1 << 22, out.lock());
+        f(&mut w)?;
+        return w.flush().map_err(|e| Error::io("writing standard output", e));
+    }
     let tmp = part_path(path);
-    let res = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()
-    })()
-    .map_err(|e| Error::io(format!("writing {}", path.display()), e));
+    let res = (|| -> Result<()> {
+        let io = |e| Error::io(format!("writing {}", path.display()), e);
+        let mut w = std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(&tmp).map_err(io)?);
+        f(&mut w)?;
+        let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+        if sync {
+            file.sync_all().map_err(io)?;
+        }
+        Ok(())
+    })();
     finish_part(&tmp, path, res)
 }
 
@@ -516,21 +544,18 @@ fn run(cli: Cli) -> Result<()> {
                     return Err(Error::Input("--chunk, --range and --box need a seekable input file".into()));
                 }
                 let be = open_backend(&dev)?;
-                let tmp = part_path(&output);
                 let mut hdr = None;
-                let res = (|| -> Result<()> {
-                    let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+                write_output(&output, false, &mut |w| {
                     let h = fzwgpu::stream::decompress_sequential(
                         be.as_ref(),
                         &opts,
                         std::io::BufReader::with_capacity(1 << 22, std::io::stdin().lock()),
-                        std::io::BufWriter::with_capacity(1 << 22, o),
+                        w,
                         &mut |_| {},
                     )?;
                     hdr = Some(h);
                     Ok(())
-                })();
-                finish_part(&tmp, &output, res)?;
+                })?;
                 if let Some(h) = hdr {
                     eprintln!(
                         "- -> {}: {} {} from a stream, peak resident {}, on {}",
@@ -774,21 +799,19 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
         }
         Box::new(std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?)
     };
-    let tmp = part_path(output);
     let pb = progress_bar(want, "compress");
     let t0 = std::time::Instant::now();
     let mut summary = None;
-    let res = (|| -> Result<()> {
-        let f = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-        let w = std::io::BufWriter::with_capacity(1 << 22, f);
+    let mut reader = Some(reader);
+    let res = write_output(output, false, &mut |w| {
         let make = || build_pipeline(pipe);
-        let s =
-            fzwgpu::stream::compress_stream(be.as_ref(), &make, reader, w, dtype, dims, chunk, range, &mut |done| pb.set_position(done))?;
+        let r = reader.take().ok_or_else(|| Error::Pipeline("stream input used twice".into()))?;
+        let s = fzwgpu::stream::compress_stream(be.as_ref(), &make, r, w, dtype, dims, chunk, range, &mut |done| pb.set_position(done))?;
         summary = Some(s);
         Ok(())
-    })();
+    });
     pb.finish_and_clear();
-    finish_part(&tmp, output, res)?;
+    res?;
     let s = summary.ok_or_else(|| Error::Pipeline("stream summary missing".into()))?;
     let secs = t0.elapsed().as_secs_f64();
     eprintln!(
@@ -822,13 +845,10 @@ fn decompress_stream_cli(
     let n = index.header.dims.len();
     if let Some(spec) = bx {
         let b = fzwgpu::stream::FieldBox::parse(spec, index.header.dims)?;
-        let tmp = part_path(output);
-        let res = (|| -> Result<()> {
-            let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-            fzwgpu::stream::decompress_box(be.as_ref(), opts, &mut f, &index, b, std::io::BufWriter::new(o), &mut |_| {})?;
+        write_output(output, false, &mut |w| {
+            fzwgpu::stream::decompress_box(be.as_ref(), opts, &mut f, &index, b, w, &mut |_| {})?;
             Ok(())
-        })();
-        finish_part(&tmp, output, res)?;
+        })?;
         eprintln!(
             "{} -> {}: box {spec} of {} {} ({} values), peak resident {}, on {}",
             input.display(),
@@ -850,17 +870,14 @@ fn decompress_stream_cli(
         (None, None) => (0, n),
     };
     let sz = index.header.dtype.size() as u64;
-    let tmp = part_path(output);
     let pb = progress_bar((b - a) * sz, "decompress");
     let t0 = std::time::Instant::now();
-    let res = (|| -> Result<()> {
-        let o = std::fs::File::create(&tmp).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-        let w = std::io::BufWriter::with_capacity(1 << 22, o);
+    let res = write_output(output, false, &mut |w| {
         fzwgpu::stream::decompress_range(be.as_ref(), opts, &mut f, &index, a, b, w, &mut |done| pb.set_position(done))?;
         Ok(())
-    })();
+    });
     pb.finish_and_clear();
-    finish_part(&tmp, output, res)?;
+    res?;
     eprintln!(
         "{} -> {}: values {a}..{b} of {} {} ({} bytes), {:.2} GB/s, peak resident {}, on {}",
         input.display(),
@@ -1549,6 +1566,12 @@ fn main() {
             .map(|s| s.to_string())
             .or_else(|| p.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
+        // println! panics when the reader of a pipe has gone (`fzwgpu info A | head`):
+        // not a failure of ours, so leave quietly as a process killed by SIGPIPE would
+        // (Rust ignores the signal, so writes fail with EPIPE instead)
+        if msg.starts_with("failed printing to stdout") && msg.contains("os error 32") {
+            std::process::exit(141);
+        }
         eprintln!("error: internal failure: {msg} (please report this)");
     }));
     let cli = Cli::parse();
@@ -1556,6 +1579,9 @@ fn main() {
     // no fallible constructor of its own)
     let code = match std::panic::catch_unwind(|| fzwgpu::envcfg::check().and_then(|()| run(cli))) {
         Ok(Ok(())) => 0,
+        // the reader of the output pipe has gone (`fzwgpu decompress ... -o - | head`):
+        // quietly, as for a println! above
+        Ok(Err(Error::Io { source, .. })) if source.kind() == std::io::ErrorKind::BrokenPipe => 141,
         Ok(Err(e)) => {
             eprintln!("error: {}", e.to_string().replace('\n', " "));
             1

@@ -114,7 +114,10 @@ pub fn list_adapters() -> Vec<String> {
         .iter()
         .map(|a| {
             let i = a.get_info();
-            format!("{} | {:?} | {:?} | {} {}", i.name, i.backend, i.device_type, i.driver, i.driver_info)
+            format!(
+                "{} | {:?} | {:?} | {} {} | subgroup sizes {}..{}",
+                i.name, i.backend, i.device_type, i.driver, i.driver_info, i.subgroup_min_size, i.subgroup_max_size
+            )
         })
         .collect()
 }
