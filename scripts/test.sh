@@ -43,6 +43,20 @@ FZWGPU_SCAN=lookback cargo test --release --test kernels --test stages --test fu
 # and real fields go through the other encoder)
 echo "== presets, chunks and real fields with FZWGPU_SZX_TEAM8=off"
 FZWGPU_SZX_TEAM8=off cargo test --release --test adversarial --test chunks --test real_data "$@"
+# other subgroup sizes: lavapipe's subgroups follow its vector width (LP_NATIVE_VECTOR_WIDTH:
+# 256 bits, the default, gives 8; 512 gives 16; 128 gives 4, which fzwgpu does not use, so
+# every kernel runs its workgroup-memory variant), so no kernel or host choice may assume
+# 8 (lavapipe) or 32 (NVIDIA). Only on lavapipe (not with FZWGPU_TEST_NATIVE_GPU).
+if [ -z "${FZWGPU_TEST_NATIVE_GPU:-}" ]; then
+  for sg in "512 16" "128 4"; do
+    read -r width size <<< "$sg"
+    echo "== kernel twins, fused chains, presets and chunks on lavapipe with subgroups of $size (LP_NATIVE_VECTOR_WIDTH=$width)"
+    adapters=$(LP_NATIVE_VECTOR_WIDTH=$width target/release/fzwgpu adapters)
+    grep -q "subgroup sizes $size..$size" <<< "$adapters" \
+      || { echo "test: lavapipe with LP_NATIVE_VECTOR_WIDTH=$width does not offer subgroups of $size: $adapters" >&2; exit 1; }
+    LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test kernels --test fusion --test adversarial --test adversarial_szp --test chunks "$@"
+  done
+fi
 # the device probe scripts/device/probes/vkstats (its own crate): every kernel's
 # pipeline, as wgpu-hal builds it for Vulkan and in the probe's three other forms, must
 # build on this adapter (lavapipe has no pipeline statistics; the H200 runs print them)

@@ -309,9 +309,14 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     let (info, refs, cost, slots) = (out[0].clone(), out[1].clone(), u32s(&out[2]), out[3].clone());
     // two workgroups: each team walks many blocks, loading the next one ahead (the
     // subgroup variant only: the host gives workgroup teams one block each, and a
-    // workgroup walking thousands of blocks reaches llvmpipe's loop limit)
-    let again = twin_check_on(&format!("{what} (2 workgroups)"), Kernel::SzxEncode, f64v, &p, &enc, 2, false);
-    assert_eq!(again, out, "{what}: szx_encode with two workgroups");
+    // workgroup walking thousands of blocks reaches llvmpipe's loop limit; so not where
+    // the adapter itself has no subgroups and such a limit, as llvmpipe with
+    // LP_NATIVE_VECTOR_WIDTH=128, whose subgroups of 4 fzwgpu does not use)
+    let gi = gpu().info().clone();
+    if gi.subgroups || gi.loop_limit.is_none() {
+        let again = twin_check_on(&format!("{what} (2 workgroups)"), Kernel::SzxEncode, f64v, &p, &enc, 2, false);
+        assert_eq!(again, out, "{what}: szx_encode with two workgroups");
+    }
     if !f64v && bs == 128 {
         // szx_encode8 (teams of 8 lanes) writes the same words: one workgroup per 32
         // blocks, and two workgroups walking many rounds, with subgroups and without
