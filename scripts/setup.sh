@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh Debian/Ubuntu machine for fzwgpu: a Vulkan loader and Mesa's
-# lavapipe (software Vulkan) when no Vulkan driver is installed, a C toolchain, and
+# lavapipe (software Vulkan) when no Vulkan driver is installed, EGL and Mesa's llvmpipe
+# GL driver (the tests' GL pass), a C toolchain, and
 # Rust (rustup) when cargo is missing. Safe to run again.
 set -euo pipefail
 SUDO=""
@@ -9,6 +10,10 @@ need=()
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libvulkan.so.1 ] || ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || need+=(libvulkan1)
 # lavapipe: the tests pin it (scripts/test.sh), whatever other driver is installed
 ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need+=(mesa-vulkan-drivers)
+# Mesa's llvmpipe through EGL: the tests' GL pass (scripts/test.sh)
+ldconfig -p 2>/dev/null | grep -q "libEGL.so.1 " || need+=(libegl1)
+ldconfig -p 2>/dev/null | grep -q libEGL_mesa.so.0 || need+=(libegl-mesa0)
+ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 command -v curl >/dev/null 2>&1 || need+=(curl ca-certificates)
 if [ ${#need[@]} -gt 0 ]; then

@@ -57,6 +57,18 @@ if [ -z "${FZWGPU_TEST_NATIVE_GPU:-}" ]; then
     LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test kernels --test fusion --test adversarial --test adversarial_szp --test chunks "$@"
   done
 fi
+# GL (wgpu's GL backend on Mesa's llvmpipe through EGL, forced to software): no SHADER_F64
+# and no subgroups there, so the workgroup-memory variants run, float64 pipelines fall
+# back to the cpu backend, and the kernel tests leave out the float64 variants. One test
+# thread: wgpu's GL backend serializes everything on one context, and another thread
+# that waits for it longer than 6 s (llvmpipe's long kernels) panics inside wgpu-hal.
+if [ -z "${FZWGPU_TEST_NATIVE_GPU:-}" ]; then
+  echo "== kernel twins, presets, stages and pipelines through GL (llvmpipe)"
+  adapters=$(WGPU_BACKEND=gl LIBGL_ALWAYS_SOFTWARE=1 target/release/fzwgpu adapters)
+  grep -q "| Gl |" <<< "$adapters" || { echo "test: no GL adapter (EGL, Mesa's llvmpipe): $adapters" >&2; exit 1; }
+  WGPU_BACKEND=gl LIBGL_ALWAYS_SOFTWARE=1 RUST_TEST_THREADS=1 \
+    cargo test --release --test kernels --test adversarial --test adversarial_szp --test pipeline --test stages "$@"
+fi
 # the device probe scripts/device/probes/vkstats (its own crate): every kernel's
 # pipeline, as wgpu-hal builds it for Vulkan and in the probe's three other forms, must
 # build on this adapter (lavapipe has no pipeline statistics; the H200 runs print them)

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to pick the adapter.
 #[derive(Debug, Clone, Default)]
@@ -109,8 +109,8 @@ fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
 
 /// One line per adapter the instance sees (WGPU_BACKEND applies).
 pub fn list_adapters() -> Vec<String> {
-    let (instance, backends) = shared_instance();
-    pollster::block_on(instance.enumerate_adapters(backends))
+    let (_, adapters) = shared_instance();
+    adapters
         .iter()
         .map(|a| {
             let i = a.get_info();
@@ -128,17 +128,26 @@ pub fn list_adapters() -> Vec<String> {
 /// in a row (the fault tests) found no Vulkan adapter on the H200's NVIDIA driver
 /// (lavapipe kept working); with one shared instance those tests pass there
 /// (docs/results/h200-wgpu9.log).
-fn shared_instance() -> (wgpu::Instance, wgpu::Backends) {
-    static INSTANCES: Mutex<Vec<(wgpu::Backends, wgpu::Instance)>> = Mutex::new(Vec::new());
+///
+/// The instance's adapters are enumerated once and shared too: wgpu's GL backend gives
+/// every enumeration's adapter its own lock around the one EGL context of the instance,
+/// so two backends opened from two enumerations and used from two threads at once made
+/// that context current on both (EGL_BAD_ACCESS, a panic inside wgpu-hal); devices of one
+/// adapter share its lock.
+fn shared_instance() -> (wgpu::Backends, Vec<wgpu::Adapter>) {
+    type Shared = (wgpu::Backends, wgpu::Instance, Vec<wgpu::Adapter>);
+    static INSTANCES: Mutex<Vec<Shared>> = Mutex::new(Vec::new());
     let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     let backends = desc.backends;
     let mut all = INSTANCES.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, i)) = all.iter().find(|(b, _)| *b == backends) {
-        return (i.clone(), backends);
+    if let Some((_, _, a)) = all.iter().find(|(b, _, _)| *b == backends) {
+        return (backends, a.clone());
     }
     let instance = wgpu::Instance::new(desc);
-    all.push((backends, instance.clone()));
-    (instance, backends)
+    let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+    // (the instance is kept with its adapters)
+    all.push((backends, instance, adapters.clone()));
+    (backends, adapters)
 }
 
 impl WgpuBackend {
@@ -147,8 +156,7 @@ impl WgpuBackend {
     pub fn new(opts: &WgpuOptions) -> Result<Self> {
         crate::envcfg::check()?;
         let memory_limit_env = crate::envcfg::get("FZWGPU_MEMORY_LIMIT")?.map(|v| crate::types::parse_size(&v)).transpose()?;
-        let (instance, backends) = shared_instance();
-        let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+        let (backends, adapters) = shared_instance();
         let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
         let names: Vec<String> = adapters.iter().map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend)).collect();
         let mut candidates: Vec<wgpu::Adapter> = adapters
@@ -367,10 +375,25 @@ impl WgpuBackend {
 
     fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
         let limit = Duration::from_nanos(self.poll_timeout_ns.load(Ordering::SeqCst));
-        self.device
-            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(limit) })
-            .map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
+        self.wait_for(Some(idx), limit).map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
         self.check_alive()
+    }
+
+    /// Wait until submission `idx` (None: every submission) has run, at most `limit`.
+    /// Through GL in short polls: wgpu's GL backend holds its context lock for the whole
+    /// of a blocking wait, and another thread that needs the context meanwhile (another
+    /// backend on the adapter, a buffer's creation) panics inside wgpu-hal after 6 s.
+    fn wait_for(&self, idx: Option<wgpu::SubmissionIndex>, limit: Duration) -> std::result::Result<(), wgpu::PollError> {
+        if self.info.api != "Gl" {
+            return self.device.poll(wgpu::PollType::Wait { submission_index: idx, timeout: Some(limit) }).map(|_| ());
+        }
+        let t0 = Instant::now();
+        loop {
+            match self.device.poll(wgpu::PollType::Wait { submission_index: idx.clone(), timeout: Some(Duration::ZERO) }) {
+                Err(wgpu::PollError::Timeout) if t0.elapsed() < limit => std::thread::sleep(Duration::from_micros(200)),
+                r => return r.map(|_| ()),
+            }
+        }
     }
 
     /// A buffer with at least `size` bytes for `usage`, grown (never shrunk) in `slot`.
@@ -430,9 +453,7 @@ impl WgpuBackend {
                     if let Some(idx) = last.take() {
                         self.wait(idx)?;
                     } else {
-                        self.device
-                            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) })
-                            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+                        self.wait_for(None, POLL_TIMEOUT).map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
                     }
                     rx.recv_timeout(Duration::from_secs(5))
                         .map_err(|_| Error::Device("upload staging map callback never arrived".into()))?
@@ -601,7 +622,7 @@ impl WgpuBackend {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) }).ok()?;
+        self.wait_for(None, POLL_TIMEOUT).ok()?;
         rx.recv_timeout(Duration::from_secs(5)).ok()?.ok()?;
         let t: Vec<u64> = bytemuck::cast_slice(&slice.get_mapped_range().ok()?).to_vec();
         read.unmap();
