@@ -29,7 +29,8 @@ fn allocation_failures_anywhere_are_typed_errors() {
 fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
     let f = fault_field();
     let be = WgpuBackend::new(&WgpuOptions::default()).expect("wgpu adapter");
-    assert_eq!(be.info().api, "Vulkan");
+    // the API under test (common::gpu asserts it against WGPU_BACKEND)
+    assert_eq!(be.info().api, gpu().info().api);
     // the zero limit on 16 MiB: its upload alone takes longer than the host needs to
     // reach the first wait, also on a fast GPU (on the H200 the 0.8 MB fault field
     // was once done before every wait of five runs)
@@ -49,7 +50,9 @@ fn a_timed_out_wait_is_an_error_and_the_backend_recovers() {
         }
         assert_eq!(be.live_buffers(), 0);
     }
-    assert!(timed_out > 0, "a zero wait limit never timed out");
+    // (llvmpipe through GL runs a submission's work inside wgpu's submit itself, so
+    // every wait finds it done: there a zero limit cannot time out)
+    assert!(timed_out > 0 || be.info().api == "Gl", "a zero wait limit never timed out");
     be.set_poll_timeout(None);
     for preset in ["szx", "szp_composed", "szp_centered"] {
         let c = noa_pipeline(preset).compress(&be, &f).unwrap();
