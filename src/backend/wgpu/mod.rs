@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How to pick the adapter.
 #[derive(Debug, Clone, Default)]
@@ -150,6 +150,17 @@ fn shared_instance() -> (wgpu::Backends, Vec<wgpu::Adapter>) {
     (backends, adapters)
 }
 
+/// Held by every call of a GL backend into wgpu (any GL backend of the process): wgpu's
+/// GL backend serializes all work on the instance's one EGL context behind a lock that
+/// panics after 6 s of waiting ("Could not lock adapter context"), which long kernels on a
+/// slow GL device (llvmpipe's) exceed when several threads use GL backends at once. With
+/// this lock the other threads wait here, without a limit, instead.
+static GL_SERIAL: Mutex<()> = Mutex::new(());
+
+fn gl_serial(api: &str) -> Option<std::sync::MutexGuard<'static, ()>> {
+    (api == "Gl").then(|| GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
 impl WgpuBackend {
     /// Open the adapter chosen by `opts` and the environment (`WGPU_BACKEND` selects the
     /// APIs, `WGPU_ADAPTER_NAME` the adapter).
@@ -184,6 +195,7 @@ impl WgpuBackend {
         }
         let features = wanted_features & af;
         let limits = adapter.limits();
+        let _gl = gl_serial(&format!("{:?}", ainfo.backend));
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("fzwgpu"),
             required_features: features,
@@ -375,25 +387,10 @@ impl WgpuBackend {
 
     fn wait(&self, idx: wgpu::SubmissionIndex) -> Result<()> {
         let limit = Duration::from_nanos(self.poll_timeout_ns.load(Ordering::SeqCst));
-        self.wait_for(Some(idx), limit).map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
+        self.device
+            .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(limit) })
+            .map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
         self.check_alive()
-    }
-
-    /// Wait until submission `idx` (None: every submission) has run, at most `limit`.
-    /// Through GL in short polls: wgpu's GL backend holds its context lock for the whole
-    /// of a blocking wait, and another thread that needs the context meanwhile (another
-    /// backend on the adapter, a buffer's creation) panics inside wgpu-hal after 6 s.
-    fn wait_for(&self, idx: Option<wgpu::SubmissionIndex>, limit: Duration) -> std::result::Result<(), wgpu::PollError> {
-        if self.info.api != "Gl" {
-            return self.device.poll(wgpu::PollType::Wait { submission_index: idx, timeout: Some(limit) }).map(|_| ());
-        }
-        let t0 = Instant::now();
-        loop {
-            match self.device.poll(wgpu::PollType::Wait { submission_index: idx.clone(), timeout: Some(Duration::ZERO) }) {
-                Err(wgpu::PollError::Timeout) if t0.elapsed() < limit => std::thread::sleep(Duration::from_micros(200)),
-                r => return r.map(|_| ()),
-            }
-        }
     }
 
     /// A buffer with at least `size` bytes for `usage`, grown (never shrunk) in `slot`.
@@ -453,7 +450,9 @@ impl WgpuBackend {
                     if let Some(idx) = last.take() {
                         self.wait(idx)?;
                     } else {
-                        self.wait_for(None, POLL_TIMEOUT).map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+                        self.device
+                            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) })
+                            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
                     }
                     rx.recv_timeout(Duration::from_secs(5))
                         .map_err(|_| Error::Device("upload staging map callback never arrived".into()))?
@@ -622,7 +621,7 @@ impl WgpuBackend {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.wait_for(None, POLL_TIMEOUT).ok()?;
+        self.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) }).ok()?;
         rx.recv_timeout(Duration::from_secs(5)).ok()?.ok()?;
         let t: Vec<u64> = bytemuck::cast_slice(&slice.get_mapped_range().ok()?).to_vec();
         read.unmap();
@@ -718,6 +717,7 @@ impl Backend for WgpuBackend {
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
+        let _gl = gl_serial(&self.info.api);
         let cap = size_class(bytes);
         let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         let buf = match slab.take_idle(cap) {
@@ -755,6 +755,7 @@ impl Backend for WgpuBackend {
     }
 
     fn release_buffer(&self, id: BufId) {
+        let _gl = gl_serial(&self.info.api);
         if let Ok(mut slab) = self.slab.lock() {
             if let Some((b, cap)) = slab.remove(id) {
                 // idle buffers are kept for reuse within the pool's budget (an
@@ -773,6 +774,7 @@ impl Backend for WgpuBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
+        let _gl = gl_serial(&self.info.api);
         let b = self.get_buf(id)?;
         let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
         if end > b.size() || !offset.is_multiple_of(4) {
@@ -797,6 +799,7 @@ impl Backend for WgpuBackend {
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
+        let _gl = gl_serial(&self.info.api);
         self.check_alive()?;
         validate_recording(self, rec)?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -946,6 +949,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
+        let _gl = gl_serial(&self.info.api);
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
@@ -959,6 +963,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+        let _gl = gl_serial(&self.info.api);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -966,6 +971,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
+        let _gl = gl_serial(&self.info.api);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -975,6 +981,7 @@ impl Backend for WgpuBackend {
     }
 
     fn trim_pool(&self) {
+        let _gl = gl_serial(&self.info.api);
         self.trim_idle();
     }
 }
