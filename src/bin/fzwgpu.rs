@@ -308,7 +308,7 @@ fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
 /// Write `data` to `path` through a temporary file renamed on success, so a failed run
 /// never leaves a complete-looking output.
 fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    write_output(path, true, &mut |w| w.write_all(data).map_err(|e| Error::io(format!("writing {}", path.display()), e)))
+    write_output(path, true, |w| w.write_all(data).map_err(|e| Error::io(format!("writing {}", path.display()), e)))
 }
 
 /// Whether an output path names standard output.
@@ -321,7 +321,7 @@ fn is_stdout(path: &Path) -> bool {
 /// complete-looking output; `sync`: flushed to the disk before the rename), or to
 /// standard output for `-` (refused when it is a terminal; what was written before a
 /// failure stays written, and the exit status says it failed).
-fn write_output(path: &Path, sync: bool, f: &mut dyn FnMut(&mut dyn Write) -> Result<()>) -> Result<()> {
+fn write_output(path: &Path, sync: bool, f: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     if is_stdout(path) {
         let out = std::io::stdout();
         if std::io::IsTerminal::is_terminal(&out) {
@@ -545,7 +545,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 let be = open_backend(&dev)?;
                 let mut hdr = None;
-                write_output(&output, false, &mut |w| {
+                write_output(&output, false, |w| {
                     let h = fzwgpu::stream::decompress_sequential(
                         be.as_ref(),
                         &opts,
@@ -802,11 +802,10 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
     let pb = progress_bar(want, "compress");
     let t0 = std::time::Instant::now();
     let mut summary = None;
-    let mut reader = Some(reader);
-    let res = write_output(output, false, &mut |w| {
+    let res = write_output(output, false, |w| {
         let make = || build_pipeline(pipe);
-        let r = reader.take().ok_or_else(|| Error::Pipeline("stream input used twice".into()))?;
-        let s = fzwgpu::stream::compress_stream(be.as_ref(), &make, r, w, dtype, dims, chunk, range, &mut |done| pb.set_position(done))?;
+        let s =
+            fzwgpu::stream::compress_stream(be.as_ref(), &make, reader, w, dtype, dims, chunk, range, &mut |done| pb.set_position(done))?;
         summary = Some(s);
         Ok(())
     });
@@ -845,7 +844,7 @@ fn decompress_stream_cli(
     let n = index.header.dims.len();
     if let Some(spec) = bx {
         let b = fzwgpu::stream::FieldBox::parse(spec, index.header.dims)?;
-        write_output(output, false, &mut |w| {
+        write_output(output, false, |w| {
             fzwgpu::stream::decompress_box(be.as_ref(), opts, &mut f, &index, b, w, &mut |_| {})?;
             Ok(())
         })?;
@@ -872,7 +871,7 @@ fn decompress_stream_cli(
     let sz = index.header.dtype.size() as u64;
     let pb = progress_bar((b - a) * sz, "decompress");
     let t0 = std::time::Instant::now();
-    let res = write_output(output, false, &mut |w| {
+    let res = write_output(output, false, |w| {
         fzwgpu::stream::decompress_range(be.as_ref(), opts, &mut f, &index, a, b, w, &mut |done| pb.set_position(done))?;
         Ok(())
     });

@@ -90,6 +90,8 @@ pub struct WgpuBackend {
     memory_limit: Option<u64>,
     /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
     poll_timeout_ns: AtomicU64,
+    /// A GL adapter: every call into wgpu holds GL_SERIAL.
+    gl: bool,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -157,8 +159,8 @@ fn shared_instance() -> (wgpu::Backends, Vec<wgpu::Adapter>) {
 /// this lock the other threads wait here, without a limit, instead.
 static GL_SERIAL: Mutex<()> = Mutex::new(());
 
-fn gl_serial(api: &str) -> Option<std::sync::MutexGuard<'static, ()>> {
-    (api == "Gl").then(|| GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+fn gl_serial(gl: bool) -> Option<std::sync::MutexGuard<'static, ()>> {
+    gl.then(|| GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
 }
 
 impl WgpuBackend {
@@ -195,7 +197,8 @@ impl WgpuBackend {
         }
         let features = wanted_features & af;
         let limits = adapter.limits();
-        let _gl = gl_serial(&format!("{:?}", ainfo.backend));
+        let gl = ainfo.backend == wgpu::Backend::Gl;
+        let _gl = gl_serial(gl);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("fzwgpu"),
             required_features: features,
@@ -275,6 +278,7 @@ impl WgpuBackend {
             fail_allocs_after: opts.fail_allocs_after,
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
+            gl,
         })
     }
 
@@ -717,7 +721,7 @@ impl Backend for WgpuBackend {
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         let cap = size_class(bytes);
         let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         let buf = match slab.take_idle(cap) {
@@ -755,7 +759,7 @@ impl Backend for WgpuBackend {
     }
 
     fn release_buffer(&self, id: BufId) {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         if let Ok(mut slab) = self.slab.lock() {
             if let Some((b, cap)) = slab.remove(id) {
                 // idle buffers are kept for reuse within the pool's budget (an
@@ -774,7 +778,7 @@ impl Backend for WgpuBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         let b = self.get_buf(id)?;
         let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
         if end > b.size() || !offset.is_multiple_of(4) {
@@ -799,7 +803,7 @@ impl Backend for WgpuBackend {
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         self.check_alive()?;
         validate_recording(self, rec)?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -949,7 +953,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
@@ -963,7 +967,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -971,7 +975,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -981,7 +985,7 @@ impl Backend for WgpuBackend {
     }
 
     fn trim_pool(&self) {
-        let _gl = gl_serial(&self.info.api);
+        let _gl = gl_serial(self.gl);
         self.trim_idle();
     }
 }
