@@ -9,7 +9,10 @@
 # Usage: python3 THIS.py PATH/TO/fzwgpu, from a scratch folder; lavapipe:
 # VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json WGPU_BACKEND=vulkan.
 import struct, subprocess, sys, math, random, os
-B = sys.argv[1]
+import os, tempfile
+B = os.path.abspath(sys.argv[1])
+# its files (in.raw, a.fzm, out.raw) in a temporary folder, not the checkout
+os.chdir(tempfile.mkdtemp(prefix='fzwgpu-check-'))
 random.seed(23)
 EB = 1e-3
 total = viol = 0
