@@ -87,3 +87,40 @@ fn eight_threads_share_one_device() {
         h.join().expect("a worker thread panicked");
     }
 }
+
+/// Backends opened, used and dropped on one thread while another thread runs long jobs
+/// on its own backend. Through wgpu's GL backend all work shares the instance's one EGL
+/// context behind a lock that panics after 6 s of waiting, and llvmpipe's GL takes about
+/// 7 s per 4 M-value `szx` compression; calls into wgpu hold GL_SERIAL, and this checks
+/// that opening and dropping backends beside such a job (the drop is not under that
+/// lock) neither panics nor disturbs the job.
+#[test]
+fn backends_come_and_go_beside_a_long_job() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    let n = 1usize << 22;
+    let v: Vec<f32> = (0..n).map(|i| (i as f32 * 0.001).sin()).collect();
+    let big = Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let d2 = done.clone();
+    let long = std::thread::spawn(move || {
+        let be = WgpuBackend::new(&WgpuOptions::default()).unwrap();
+        let mut p = Pipeline::from_preset("szx").unwrap();
+        p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+        for _ in 0..2 {
+            let c = p.compress(&be, &big).unwrap();
+            let d = fzwgpu::decompress(&be, &c.bytes, &Default::default()).unwrap();
+            assert_eq!(check_f32(&v, &f32_from(&d.field.bytes), c.report.bounds[0].1).1, 0);
+        }
+        d2.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let mut opened = 0;
+    while !done.load(std::sync::atomic::Ordering::SeqCst) || opened < 3 {
+        let be = WgpuBackend::new(&WgpuOptions::default()).unwrap();
+        let (archive, _, _) = roundtrip(&be, opened % 60);
+        assert!(!archive.is_empty());
+        drop(be);
+        opened += 1;
+    }
+    long.join().expect("the long job's thread panicked");
+    eprintln!("{opened} backends opened and dropped beside the long job");
+}
