@@ -700,3 +700,16 @@ fn output_dash_is_standard_output() {
     assert!(got.is_empty() && e.starts_with("error: ") && e.lines().count() == 1, "{e}");
     assert!(!std::path::Path::new("-").exists() && !dir.join("-").exists());
 }
+
+/// Without XDG_RUNTIME_DIR (batch jobs, containers), Mesa's implicit Vulkan layer
+/// VK_LAYER_MESA_device_select printed "error: XDG_RUNTIME_DIR is invalid or not set in
+/// the environment." twice on every run (through libwayland) where mesa-vulkan-drivers
+/// is installed, as in CI. The CLI turns that layer off unless the environment sets one
+/// of its variables: a successful run prints no error line.
+#[test]
+fn a_successful_run_prints_no_error_line_without_xdg_runtime_dir() {
+    let o = bin().arg("adapters").env_remove("XDG_RUNTIME_DIR").env_remove("NODEVICE_SELECT").output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{e}");
+    assert!(!e.contains("error"), "stderr of a successful run: {e}");
+}

@@ -1558,6 +1558,15 @@ fn info(path: &Path, json_out: bool) -> Result<()> {
 }
 
 fn main() {
+    // Mesa's implicit Vulkan layer VK_LAYER_MESA_device_select (installed with
+    // mesa-vulkan-drivers) only orders the adapters, which fzwgpu ranks itself, and
+    // without XDG_RUNTIME_DIR (batch jobs, containers) its probe of a Wayland display
+    // prints "error: XDG_RUNTIME_DIR is invalid or not set in the environment." twice
+    // on every run. So it is off unless the environment sets one of its variables
+    // (NODEVICE_SELECT, MESA_VK_DEVICE_SELECT*). Set here, before any other thread.
+    if !std::env::vars_os().any(|(k, _)| k == "NODEVICE_SELECT" || k.to_string_lossy().starts_with("MESA_VK_DEVICE_SELECT")) {
+        std::env::set_var("NODEVICE_SELECT", "1");
+    }
     std::panic::set_hook(Box::new(|p| {
         let msg = p
             .payload()
