@@ -161,6 +161,10 @@ fn errors_are_one_line_and_leave_no_output() {
     // a negative bound is the bound's own error (status 1), not a parse error
     let (c, _, e) = run(&["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000", "--eb", "-1"]);
     assert!(c == 1 && e.contains("error bound must be finite and > 0"), "exit {c}: {e}");
+    // wrong dims: the message gives the dims as written (past three they fold into z),
+    // their count of values and the bytes they need
+    let (c, _, e) = run(&["compress", "-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "5x5x5x2"]);
+    assert!(c == 1 && e.contains("has 4000 bytes; --dims 5x5x5x2 (250 values) of float32 needs 1000 bytes"), "exit {c}: {e}");
 }
 
 #[test]

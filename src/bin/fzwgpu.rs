@@ -293,13 +293,26 @@ fn build_pipeline(p: &PipeArgs) -> Result<Pipeline> {
     Ok(pipe)
 }
 
+/// The message for a file whose size is not that of its dims: the dims as given, their
+/// count of values (dims past the third fold into z) and the bytes they need.
+fn size_mismatch(path: &Path, have: u64, given: &str, dims: Dims, dtype: DataType) -> String {
+    let n = dims.len();
+    format!(
+        "{} has {have} bytes; --dims {} ({n} value{}) of {dtype} needs {} bytes",
+        path.display(),
+        given.trim(),
+        if n == 1 { "" } else { "s" },
+        n * dtype.size() as u64
+    )
+}
+
 fn read_field(path: &Path, f: &FieldArgs) -> Result<Field> {
     let dims: Dims = f.dims.parse()?;
     let dtype = DataType::parse_float(&f.dtype)?;
     let meta = std::fs::metadata(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let want = dims.len() * dtype.size() as u64;
     if meta.len() != want {
-        return Err(Error::Input(format!("{} has {} bytes; --dims {dims} of {dtype} needs {want}", path.display(), meta.len())));
+        return Err(Error::Input(size_mismatch(path, meta.len(), &f.dims, dims, dtype)));
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     Field::new(dtype, dims, bytes)
@@ -795,7 +808,7 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
     } else {
         let meta = std::fs::metadata(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
         if meta.len() != want {
-            return Err(Error::Input(format!("{} has {} bytes; --dims {dims} of {dtype} needs {want}", input.display(), meta.len())));
+            return Err(Error::Input(size_mismatch(input, meta.len(), &dims.to_string(), dims, dtype)));
         }
         Box::new(std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?)
     };
