@@ -19,10 +19,7 @@
 source .device/setup.sh
 timeout 60 /tmp/ct/vkstats szx_encode8 szx_compact chain_encode chain_encode_1d chain_decode chain_compact > $OUT/r26a-vkstats.txt 2>&1; echo "vkstats rc=$?"
 grep -E "robust \[|no-loop" $OUT/r26a-vkstats.txt | cut -c1-120
-b() { # binary backend fields-args label presets
-  left ${LEFT:-540} || return 0
-  timeout 45 /tmp/ct/$1 bench --backend $2 $3 --reps 3 --presets $5 --json $OUT/r26a-$2.jsonl 2>&1 | grep -E "^sz" | awk -v t="$1 $2 $4" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
-}
+b() { bench_line r26a ${LEFT:-540} "$@"; } # binary backend field-args label presets
 round() {
   for be in wgpu cuda; do
     for x in fzwgpu fzwgpu-c; do b $x $be "--size 1G --fields smooth" 2d-$1 szp_centered,szp_composed; done
