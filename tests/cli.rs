@@ -495,6 +495,26 @@ fn bench_runs_the_smooth_and_the_tiled_field_by_default() {
     args.extend(["--fields", "smooth,bogus"]);
     let (c, _, e) = run(&args);
     assert!(c == 1 && e.contains("bogus"), "{c} {e}");
+    // --dtype f64: the generated fields are float64 (they were float32 whatever --dtype
+    // said) and the tiled real field is widened; --size counts float64 bytes
+    let out64 = tmp("bench-fields-f64.jsonl");
+    let _ = std::fs::remove_file(&out64);
+    let mut args = base.to_vec();
+    args.extend(["--dtype", "f64", "--data-dir", data.to_str().unwrap(), "--json", out64.to_str().unwrap()]);
+    let (c, o, e) = run(&args);
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("float64") && o.contains("widened to float64 tiled x1"), "{o}");
+    let recs: Vec<serde_json::Value> = std::fs::read_to_string(&out64).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["dtype"], "float64", "{r}");
+        assert_eq!(r["bound_ok"], true, "{r}");
+    }
+    assert_eq!(recs[0]["dims"], "8192x48", "3 MiB of float64");
+    let mut args = base.to_vec();
+    args.extend(["--dims", "100x10", "--dtype", "f64"]);
+    let (c, o, e) = run(&args);
+    assert!(c == 0 && o.contains("generated smooth 100x10 float64"), "{c} {o} {e}");
 }
 
 /// `fzwgpu compress` of `input` to `arch` with an absolute bound; must succeed.

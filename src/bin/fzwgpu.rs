@@ -114,8 +114,9 @@ enum Cmd {
     /// Benchmark presets: kernel time (GPU timestamps) and end-to-end time, median of
     /// repetitions after warm-up, GB/s of input; optional JSON lines appended to a file.
     Bench {
-        /// Input file (raw floats); default: a generated smooth float32 field of --dims,
-        /// or of --size (8192 x rows).
+        /// Input file (raw floats); default: a generated smooth field of --dims, or of
+        /// --size (8192 x rows), of --dtype (float64: the same values, not rounded to
+        /// float32; the tiled real field is widened).
         #[arg(short, long, requires = "dims")]
         input: Option<PathBuf>,
         #[arg(long)]
@@ -506,17 +507,30 @@ fn print_eval(name: &str, field: &Field, r: &EvalResult) {
 
 /// The demo's smooth 2-D field (a sum of low-frequency waves plus a gentle ramp).
 pub fn demo_field(dims: Dims) -> Result<Field> {
+    Field::from_f32(dims, &smooth_values(dims).iter().map(|&s| s as f32).collect::<Vec<_>>())
+}
+
+/// The generated smooth field's values (float64; `demo_field` rounds them to float32).
+fn smooth_values(dims: Dims) -> Vec<f64> {
     let (nx, ny) = (dims.x as usize, (dims.y * dims.z) as usize);
     let mut v = Vec::with_capacity(nx * ny);
     for j in 0..ny {
         let y = j as f64 / ny as f64;
         for i in 0..nx {
             let x = i as f64 / nx as f64;
-            let s = (6.0 * x + 1.0).sin() * (4.0 * y).cos() + 0.5 * (17.0 * (x + y)).sin() * (-(x - 0.5) * (x - 0.5) * 8.0).exp() + 0.3 * x;
-            v.push(s as f32);
+            v.push((6.0 * x + 1.0).sin() * (4.0 * y).cos() + 0.5 * (17.0 * (x + y)).sin() * (-(x - 0.5) * (x - 0.5) * 8.0).exp() + 0.3 * x);
         }
     }
-    Field::from_f32(dims, &v)
+    v
+}
+
+/// The generated smooth field in `dtype` (bench's `--dtype`), with its description.
+fn smooth_field(dims: Dims, dtype: DataType) -> Result<(Field, String)> {
+    let f = match dtype {
+        DataType::F64 => Field::from_f64(dims, &smooth_values(dims))?,
+        _ => demo_field(dims)?,
+    };
+    Ok((f, format!("generated smooth {dims} {dtype}")))
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -961,6 +975,9 @@ fn bench_fields(
     if fields.is_some() && (input.is_some() || dims.is_some()) {
         return Err(Error::Config("--fields picks the default fields; not with --input or --dims".into()));
     }
+    // the element type of every field: the file's, or the generated field's (float32 or
+    // float64), or the tiled real field's (float32, widened to float64 for f64)
+    let dt = DataType::parse_float(dtype)?;
     match (&input, &dims) {
         (Some(p), Some(d)) if tile => {
             return Ok(vec![tiled(
@@ -972,10 +989,7 @@ fn bench_fields(
         (Some(p), Some(d)) => {
             return Ok(vec![(read_field(p, &FieldArgs { dims: d.clone(), dtype: dtype.to_string() })?, p.display().to_string())])
         }
-        (None, Some(d)) => {
-            let dims: Dims = d.parse()?;
-            return Ok(vec![(demo_field(dims)?, format!("generated smooth {dims} float32"))]);
-        }
+        (None, Some(d)) => return Ok(vec![smooth_field(d.parse()?, dt)?]),
         _ => {}
     }
     // asked for by name (--fields, or a --data-dir to read it from): a missing file is
@@ -986,10 +1000,9 @@ fn bench_fields(
     for f in &fields {
         match f.trim() {
             "smooth" => {
-                let n = fzwgpu::types::parse_size(size)? / 4;
+                let n = fzwgpu::types::parse_size(size)? / dt.size() as u64;
                 let nx = 8192u64.min(n);
-                let dims = Dims::new(nx, n / nx, 1)?;
-                out.push((demo_field(dims)?, format!("generated smooth {dims} float32")));
+                out.push(smooth_field(Dims::new(nx, n / nx, 1)?, dt)?);
             }
             which @ ("tiled" | "tiled-1d") => {
                 let dir = data_dir
@@ -1009,7 +1022,14 @@ fn bench_fields(
                     // the same values as one line (native cuSZp's reference runs are 1-D)
                     f = Field::new(f.dtype, Dims::d1(f.dims.len())?, f.bytes)?;
                 }
-                let (f, what) = tiled(f, size, TILED_FIELD.0)?;
+                let mut what = TILED_FIELD.0.to_string();
+                if dt == DataType::F64 {
+                    // the real field is float32: its values widened (exactly) to float64,
+                    // so --size counts float64 bytes
+                    f = Field::from_f64(f.dims, &f.to_f64())?;
+                    what += " widened to float64";
+                }
+                let (f, what) = tiled(f, size, &what)?;
                 out.push((f, if which == "tiled-1d" { format!("{what} as 1-D") } else { what }));
             }
             other => return Err(Error::Config(format!("--fields: '{other}' (smooth, tiled or tiled-1d)"))),
