@@ -737,3 +737,36 @@ fn a_successful_run_prints_no_error_line_without_xdg_runtime_dir() {
     assert!(o.status.success(), "{e}");
     assert!(!e.contains("error"), "stderr of a successful run: {e}");
 }
+
+/// No adapter: `--backend wgpu` where the Vulkan loader finds no driver, or `--adapter`
+/// matching none, is one typed error line naming what was searched (the WGPU_BACKEND
+/// value, or that it is not set) and what to do; `--backend auto` falls back to cpu.
+#[test]
+fn a_missing_adapter_is_one_clear_error() {
+    let input = write_field("noadapter.f32", 1000);
+    let out = tmp("noadapter.fzm");
+    let io = ["-i", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--dims", "1000"];
+    let none = |args: &[&str]| {
+        let o = bin()
+            .arg("compress")
+            .args(io)
+            .args(args)
+            .env("WGPU_BACKEND", "vulkan")
+            .env("VK_DRIVER_FILES", "/nonexistent/none.json")
+            .env("VK_ICD_FILENAMES", "/nonexistent/none.json")
+            .output()
+            .unwrap();
+        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    let (c, _, e) = none(&["--backend", "wgpu"]);
+    assert_eq!(c, 1, "{e}");
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(e.contains("no GPU adapter") && e.contains("WGPU_BACKEND=vulkan") && e.contains("--backend cpu"), "{e}");
+    assert!(!out.exists());
+    let (c, o, e) = none(&["--backend", "auto"]);
+    assert!(c == 0 && e.contains("cpu on cpu"), "{c} {o} {e}");
+    let _ = std::fs::remove_file(&out);
+    let (c, _, e) = run(&["compress", io[0], io[1], io[2], io[3], io[4], io[5], "--backend", "wgpu", "--adapter", "no-such-gpu"]);
+    assert!(c == 1 && e.contains("no adapter matches 'no-such-gpu' among ["), "{c} {e}");
+    assert!(!out.exists());
+}

@@ -170,6 +170,11 @@ impl WgpuBackend {
         crate::envcfg::check()?;
         let memory_limit_env = crate::envcfg::get("FZWGPU_MEMORY_LIMIT")?.map(|v| crate::types::parse_size(&v)).transpose()?;
         let (backends, adapters) = shared_instance();
+        // the APIs searched, for the messages below
+        let apis = match std::env::var("WGPU_BACKEND") {
+            Ok(v) => format!("WGPU_BACKEND={v}: {backends:?}"),
+            Err(_) => "every API: WGPU_BACKEND is not set".to_string(),
+        };
         let wanted = opts.adapter.clone().or_else(|| std::env::var("WGPU_ADAPTER_NAME").ok()).map(|s| s.to_lowercase());
         let names: Vec<String> = adapters.iter().map(|a| format!("{} ({:?})", a.get_info().name, a.get_info().backend)).collect();
         let mut candidates: Vec<wgpu::Adapter> = adapters
@@ -179,10 +184,10 @@ impl WgpuBackend {
         candidates.sort_by_key(|a| rank(&a.get_info()));
         let adapter = candidates.into_iter().next().ok_or_else(|| {
             Error::NoAdapter(match &wanted {
-                Some(w) => format!("no adapter matches '{w}' among [{}] (WGPU_BACKEND={backends:?})", names.join(", ")),
-                None => format!(
-                    "no adapter found for WGPU_BACKEND={backends:?}; install a Vulkan driver (e.g. mesa-vulkan-drivers) or use --backend cpu"
-                ),
+                Some(w) => format!("no adapter matches '{w}' among [{}] ({apis})", names.join(", ")),
+                None => {
+                    format!("no adapter found ({apis}); install a Vulkan driver (e.g. mesa-vulkan-drivers) or use --backend cpu")
+                }
             })
         })?;
         let ainfo = adapter.get_info();
