@@ -308,12 +308,28 @@ fn pipes_in_and_out() {
     assert!(ok, "{e}");
     let (_, badv) = check_f32(&v, &f32_from(&std::fs::read(&back).unwrap()), 0.02);
     assert_eq!(badv, 0);
-    // NOA from a pipe has no range: refused with a clear message
-    let (ok, e) = pipe(
-        &["compress", "-i", "-", "-o", arch.to_str().unwrap(), "--dims", "64x40x9", "--eb", "1e-3", "--mode", "noa", "--backend", "cpu"],
-        &bytes,
-    );
-    assert!(!ok && e.contains("--mode abs"), "{e}");
+    // NOA from a pipe: standard input of at most --chunk-size is read into memory and
+    // its range scanned there; it decodes to the same values as the single archive of
+    // the same field from a file, and holds the bound of the whole field's range
+    let file = dir.join("p.f32");
+    std::fs::write(&file, &bytes).unwrap();
+    let noa = ["--dims", "64x40x9", "--eb", "1e-3", "--mode", "noa", "--backend", "cpu"];
+    let (ok, e) = pipe(&[&["compress", "-i", "-", "-o", arch.to_str().unwrap()][..], &noa[..]].concat(), &bytes);
+    assert!(ok, "{e}");
+    let (ok, e) = pipe(&["decompress", "-i", "-", "-o", back.to_str().unwrap(), "--backend", "cpu"], &std::fs::read(&arch).unwrap());
+    assert!(ok, "{e}");
+    let from_stdin = std::fs::read(&back).unwrap();
+    let single = dir.join("p.fzm");
+    let (ok, e) = pipe(&[&["compress", "-i", file.to_str().unwrap(), "-o", single.to_str().unwrap()][..], &noa[..]].concat(), &[]);
+    assert!(ok, "{e}");
+    let (ok, e) = pipe(&["decompress", "-i", single.to_str().unwrap(), "-o", back.to_str().unwrap(), "--backend", "cpu"], &[]);
+    assert!(ok, "{e}");
+    assert!(from_stdin == std::fs::read(&back).unwrap(), "NOA from standard input decodes differently from the file's archive");
+    let (lo, hi) = v.iter().filter(|x| x.is_finite()).fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x as f64), b.max(x as f64)));
+    assert_eq!(check_f32(&v, &f32_from(&from_stdin), 1e-3 * (hi - lo)).1, 0);
+    // longer than --chunk-size: refused with a clear message
+    let (ok, e) = pipe(&[&["compress", "-i", "-", "-o", arch.to_str().unwrap(), "--chunk-size", "40K"][..], &noa[..]].concat(), &bytes);
+    assert!(!ok && e.contains("--chunk-size") && e.contains("--mode abs"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -805,19 +805,51 @@ fn finish_part(tmp: &Path, path: &Path, res: Result<()>) -> Result<()> {
     }
 }
 
+/// Standard input's `want` bytes (the field of `dims`), refusing a shorter or a longer
+/// input as the stream reader does.
+fn read_stdin_exactly(want: u64, dims: Dims, dtype: DataType) -> Result<Vec<u8>> {
+    let mut b = Vec::new();
+    std::io::stdin().lock().take(want + 1).read_to_end(&mut b).map_err(|e| Error::io("reading standard input", e))?;
+    if b.len() as u64 != want {
+        let what = if (b.len() as u64) < want { "ends after" } else { "has more than" };
+        return Err(Error::Input(format!(
+            "standard input {what} {} bytes; --dims {dims} of {dtype} is {want} bytes",
+            b.len().min(want as usize)
+        )));
+    }
+    Ok(b)
+}
+
 fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType, pipe: &PipeArgs, dev: &DevArgs, chunk: u64) -> Result<()> {
     let be = open_backend(dev)?;
     let stdin = input.as_os_str() == "-";
     let want = dims.len() * dtype.size() as u64;
     let probe = build_pipeline(pipe)?;
     let relative = probe.configured_bounds().iter().any(|b| b.mode != fzwgpu::ErrorMode::Abs);
-    let range = if relative && !stdin {
+    // a range-relative bound needs the whole field's range before the first chunk: a
+    // file is scanned first; standard input of at most one chunk is read into memory
+    // (the memory --chunk-size allows) and scanned there; a longer one is refused
+    let held = if relative && stdin {
+        if want > chunk {
+            return Err(Error::Config(format!(
+                "a range-relative bound (noa/rel) over standard input needs the field's range before the first chunk: standard input is read into memory up to --chunk-size ({chunk} bytes), and --dims {dims} of {dtype} is {want} bytes; give a file, a larger --chunk-size, or an absolute bound (--mode abs)"
+            )));
+        }
+        Some(read_stdin_exactly(want, dims, dtype)?)
+    } else {
+        None
+    };
+    let range = if let Some(b) = &held {
+        Some(fzwgpu::stream::scan_range(std::io::Cursor::new(b), dtype, dims.len())?)
+    } else if relative {
         let f = std::fs::File::open(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
         Some(fzwgpu::stream::scan_range(std::io::BufReader::with_capacity(1 << 22, f), dtype, dims.len())?)
     } else {
         None
     };
-    let reader: Box<dyn Read> = if stdin {
+    let reader: Box<dyn Read> = if let Some(b) = held {
+        Box::new(std::io::Cursor::new(b))
+    } else if stdin {
         Box::new(std::io::stdin().lock())
     } else {
         let meta = std::fs::metadata(input).map_err(|e| Error::io(format!("reading {}", input.display()), e))?;
