@@ -189,7 +189,13 @@ pub fn compress_stream<R: Read, W: Write>(
     while first < n {
         let count = per.min(n - first);
         buf.resize((count * sz) as usize, 0);
-        input.read_exact(&mut buf).map_err(|e| Error::io(format!("reading values {first}..{}", first + count), e))?;
+        input.read_exact(&mut buf).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::Input(format!("the input ends within values {first}..{} of the {n} values of --dims {dims}", first + count))
+            } else {
+                Error::io(format!("reading values {first}..{}", first + count), e)
+            }
+        })?;
         let field = Field::new(dtype, slab_dims(count / unit)?, std::mem::take(&mut buf))?;
         let mut p = make()?;
         if let Some(b) = abs {
@@ -206,7 +212,7 @@ pub fn compress_stream<R: Read, W: Write>(
     // more values than the dims hold is a wrong --dims, not something to drop silently
     let mut extra = [0u8; 1];
     if input.read(&mut extra).map_err(|e| Error::io("reading past the field", e))? != 0 {
-        return Err(Error::Input(format!("the input holds more than the {n} values of {dims}")));
+        return Err(Error::Input(format!("the input holds more than the {n} values of --dims {dims}")));
     }
     let (ib, fb) = encode_index(&entries, offset);
     out.write_all(&ib).and_then(|_| out.write_all(&fb)).and_then(|_| out.flush()).map_err(|e| Error::io("writing the stream index", e))?;

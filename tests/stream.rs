@@ -118,7 +118,8 @@ fn relative_bounds_need_the_range_and_corrupt_streams_are_errors() {
         4000,
         None,
     );
-    assert!(matches!(e, Err(Error::Io { .. })), "{e:?}");
+    // an input shorter than its dims: an input error naming where it ended
+    assert!(matches!(&e, Err(Error::Input(m)) if m.contains("ends within values 5000..6000")), "{e:?}");
     let mut out = Vec::new();
     stream_into(be.as_ref(), "szx", ErrorBound::new(ErrorMode::Abs, 0.01).unwrap(), &bytes, &mut out, DataType::F32, dims, 4000, None)
         .unwrap();
