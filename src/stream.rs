@@ -491,8 +491,15 @@ pub fn decompress_sequential<R: Read, W: Write>(
     progress: &mut dyn FnMut(u64),
 ) -> Result<StreamHeader> {
     let io = |what: &'static str| move |e: std::io::Error| Error::io(what, e);
+    // the stream ending early is a truncated (corrupt) stream, not an I/O failure
+    let short = |what: &'static str| {
+        move |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => Error::corrupt(format!("the FZMS stream ends inside {what} (truncated?)")),
+            _ => Error::io(what, e),
+        }
+    };
     let mut hb = vec![0u8; HEADER_BYTES];
-    r.read_exact(&mut hb).map_err(io("reading the stream header"))?;
+    r.read_exact(&mut hb).map_err(short("its header"))?;
     let header = decode_header(&hb)?;
     let n = header.dims.len();
     let (unit, slab_dims) = slab(header.dims);
@@ -504,7 +511,7 @@ pub fn decompress_sequential<R: Read, W: Write>(
     while first < n {
         let count = header.chunk_values.min(n - first);
         let mut core = vec![0u8; 80];
-        r.read_exact(&mut core).map_err(io("reading a chunk header"))?;
+        r.read_exact(&mut core).map_err(short("a chunk's header"))?;
         let total = u64_at(&core, 16);
         // a chunk archive holds at most its values raw plus headers: refuse anything
         // claiming far more before allocating it
@@ -514,7 +521,7 @@ pub fn decompress_sequential<R: Read, W: Write>(
         }
         let mut bytes = core;
         bytes.resize(total as usize, 0);
-        r.read_exact(&mut bytes[80..]).map_err(io("reading a chunk"))?;
+        r.read_exact(&mut bytes[80..]).map_err(short("a chunk"))?;
         values.resize((count * sz) as usize, 0);
         let d = match crate::pipeline::decompress_into(backend, &bytes, opts, &mut values) {
             // a chunk whose archive decodes to another size than the index says

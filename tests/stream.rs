@@ -265,6 +265,11 @@ fn pipes_in_and_out() {
     let last = bad.len() - 40;
     bad[last] ^= 1;
     assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &bad[..], Vec::new(), &mut |_| {}).is_err());
+    // cut anywhere (inside the header, a chunk's header, a chunk): a corrupt stream
+    for cut in [10, 70, out.len() / 2] {
+        let e = fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &out[..cut], Vec::new(), &mut |_| {});
+        assert!(matches!(&e, Err(Error::Corrupt(m)) if m.contains("ends inside")), "cut at {cut}: {e:?}");
+    }
     let mut longer = out.clone();
     longer.push(0);
     assert!(fzwgpu::stream::decompress_sequential(be.as_ref(), &Default::default(), &longer[..], Vec::new(), &mut |_| {}).is_err());
