@@ -1175,7 +1175,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                     B::Same(0),
                     B::Out(nb * 4),
                     B::Out(nb * 4),
-                    B::Init(vec![0xEE; nb * bs as usize * 4]),
+                    B::Init(vec![0xEE; fzwgpu::kernels::chain::slot_words(nb as u64, bs as u64) as usize * 4]),
                     if centering == 1 { B::Out(tiles * 4) } else { B::Scratch(tiles * 4) },
                     B::Init(qmask.clone()),
                 ],
@@ -1347,7 +1347,7 @@ fn encode_case(lp: &LorenzoParams, bs: u32) -> (Vec<u8>, [B; 8], Vec<u8>) {
         B::Same(0),
         B::Out(nb * 4),
         B::Out(nb * 4),
-        B::Init(vec![0xEE; nb * bs as usize * 4]),
+        B::Init(vec![0xEE; fzwgpu::kernels::chain::slot_words(nb as u64, bs as u64) as usize * 4]),
         B::Out(tiles * 4),
         B::Init(qmask.clone()),
     ];

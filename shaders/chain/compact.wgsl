@@ -1,14 +1,18 @@
-// chain_compact: after chain_encode, moves each block's words from its slot (block b at
-// word b * block_size of the chunk's slot window) to its scanned offset in the chunk's
-// payload; writes the chunk's width bytes (four blocks per word, by the block whose
+// chain_compact: after chain_encode, moves each block's words from its slot (block b's
+// word m at slot_word(b, m) of the chunk's slot window, common/chain_slots.wgsl) to its
+// scanned offset in the chunk's payload; writes the chunk's width bytes (four blocks per word, by the block whose
 // index is a multiple of 4) and its payload total (last block): the bytes bitpack_pack
 // writes. One workgroup per WG consecutive blocks: their words form one contiguous run
 // of the payload, which the invocations walk word by word (coalesced writes), each
 // finding its block by a binary search over the group's offsets in workgroup memory;
-// with blocks of 128 values or more, four words (one vec4) at a time. The slot and
+// with blocks of 128 values or more, four words (one vec4) at a time. Blocks of 32
+// values (interleaved slots) are moved block by block instead: each invocation copies
+// its block's words, with no search, and a subgroup's loads of its blocks' m-th words
+// are side by side. The slot and
 // payload windows are bound as vec4 arrays (whole 16-byte pieces: the host pads them).
 #include "common/grid.wgsl"
 #include "common/bitpack_params.wgsl"
+#include "common/chain_slots.wgsl"
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read> widths: array<u32>;
@@ -54,7 +58,7 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
         for (var q = o0 / 4u + lid; q < (o1 + 3u) / 4u; q += WG) {
             let o = 4u * q;
             let k = block_at(o);
-            let v = slots[((b0 + k) * P.block_size + (o - s_off[k])) / 4u];
+            let v = slots[slot_word(b0 + k, o - s_off[k], P.block_size) / 4u];
             if (o + 4u <= o1) {
                 payload[q] = v;
             } else {
@@ -67,10 +71,20 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
                 }
             }
         }
+    } else if (P.block_size == 32u) {
+        // one block per invocation (a block of 32 has at most 32 words)
+        if (lid < nb) {
+            let c = block_words(widths[b], block_len(b));
+            for (var m = 0u; m < c; m++) {
+                let j = slot_word(b, m, 32u);
+                let o = off + m;
+                payload[o / 4u][o % 4u] = slots[j / 4u][j % 4u];
+            }
+        }
     } else {
         for (var o = o0 + lid; o < o1; o += WG) {
             let k = block_at(o);
-            let j = (b0 + k) * P.block_size + (o - s_off[k]);
+            let j = slot_word(b0 + k, o - s_off[k], P.block_size);
             payload[o / 4u][o % 4u] = slots[j / 4u][j % 4u];
         }
     }

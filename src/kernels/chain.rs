@@ -8,6 +8,34 @@ use crate::kernels::params::LorenzoParams;
 /// Values per invocation of `chain_encode` (32 codes of w bits are w whole words).
 pub const ENCODE_LANE: u32 = 32;
 
+/// Blocks per interleaved group of the slots of blocks of 32 values (shaders/common/chain_slots.wgsl).
+pub const SLOT_GROUP: u64 = 32;
+
+/// Where `chain_encode` puts word `m` of block `b`'s body (blocks of `bs` values) and
+/// `chain_compact` takes it: `b * bs + m`, except for blocks of 32 values, interleaved
+/// in groups of [`SLOT_GROUP`] blocks (word m of block b at (b / 32) * 1024 + m * 32 +
+/// b % 32), so that the consecutive blocks of a subgroup store and load their m-th
+/// words side by side. The twin of `slot_word` in shaders/common/chain_slots.wgsl (the
+/// kernel tests compare the slots both sides write).
+pub fn slot_word(b: u64, m: u64, bs: u64) -> u64 {
+    if bs == u64::from(ENCODE_LANE) {
+        (b / SLOT_GROUP) * (SLOT_GROUP * bs) + m * SLOT_GROUP + b % SLOT_GROUP
+    } else {
+        b * bs + m
+    }
+}
+
+/// Words of the slot buffer of `nb` blocks of `bs` values: whole groups for blocks of 32
+/// ([`slot_word`]), else `nb * bs`. A chunk's window (its first block a multiple of
+/// [`SLOT_GROUP`]) starts at `slot_word(b0, 0, bs)` and takes `slot_words(nbk, bs)`.
+pub fn slot_words(nb: u64, bs: u64) -> u64 {
+    if bs == u64::from(ENCODE_LANE) {
+        nb.next_multiple_of(SLOT_GROUP) * bs
+    } else {
+        nb * bs
+    }
+}
+
 /// Whether `chain_encode` (or `chain_encode_flat`) takes this AdaptiveBitpack block
 /// size (the preconditions at the top of shaders/chain/encode.wgsl; they take any dims
 /// and tiles), or why not. `max`: [`max_extent`].

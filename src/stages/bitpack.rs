@@ -25,6 +25,8 @@ const CONFIG_VERSION: u8 = 1;
 const CONFIG_BYTES: usize = 24;
 /// Blocks per chunk are a multiple of this (meta windows stay 256-byte aligned).
 const CHUNK_BLOCK_ALIGN: u64 = 256;
+// a chunk's first block starts a group of chain_encode's interleaved slots
+const _: () = assert!(CHUNK_BLOCK_ALIGN.is_multiple_of(crate::kernels::chain::SLOT_GROUP));
 
 /// The device buffers of one AdaptiveBitpack forward pass (staged or fused): the meta
 /// region (cleared), per-chunk totals read back after the submission, per-block

@@ -80,7 +80,8 @@ pub fn record_forward(
         // whole-field widths and costs: the chunk-sized ones when one chunk holds them all
         let (widths, cost) = if g.cb >= g.nb { (widths, cost) } else { (r.temp(4 * g.nb)?, r.temp(4 * g.nb)?) };
         let bs = b.block_size as u64;
-        let slots = r.temp(4 * g.nb * bs)?;
+        let slot_bytes = 4 * crate::kernels::chain::slot_words(g.nb, bs);
+        let slots = r.temp(slot_bytes)?;
         let groups256 = n.div_ceil(256);
         let counts_at = (8 * groups256).next_multiple_of(64);
         let qmask = r.temp(4 * (counts_at + groups256))?;
@@ -93,7 +94,7 @@ pub fn record_forward(
             data,
             BufSlice::new(widths, 0, 4 * g.nb),
             BufSlice::new(cost, 0, 4 * g.nb),
-            BufSlice::new(slots, 0, 4 * g.nb * bs),
+            BufSlice::new(slots, 0, slot_bytes),
             means_w,
             BufSlice::new(qmask, 0, 4 * (counts_at + groups256)),
         ];
@@ -127,7 +128,8 @@ pub fn record_forward(
             let bind = [
                 BufSlice::new(widths, 4 * b0, 4 * nbk),
                 o_w,
-                BufSlice::new(slots, 4 * b0 * bs, 4 * nbk * bs),
+                // (chunks start at multiples of 256 blocks, so at whole slot groups)
+                BufSlice::new(slots, 4 * crate::kernels::chain::slot_word(b0, 0, bs), 4 * crate::kernels::chain::slot_words(nbk, bs)),
                 meta_w,
                 BufSlice::new(payload, 0, pay16),
                 totals_w,
@@ -188,7 +190,7 @@ pub fn encode_plan(b: &BitpackStage, lp: &LorenzoParams, r: &Recorder) -> Result
     }
     // the block slots (whole blocks of u32 words) must fit one binding
     let n = lp.nx as u64 * lp.ny as u64 * lp.nz as u64;
-    if 4 * n.next_multiple_of(b.block_size as u64) > r.backend.info().max_binding_bytes {
+    if 4 * crate::kernels::chain::slot_words(n.div_ceil(b.block_size as u64), b.block_size as u64) > r.backend.info().max_binding_bytes {
         return Ok(None);
     }
     // flat units index the rows above the field's first ones as wrapped negatives

@@ -327,9 +327,10 @@ fn encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     for (blk, (w, c, words)) in res.into_iter().enumerate() {
         widths[blk] = w;
         cost[blk] = c;
-        let at = blk * bs as usize;
-        need(at + words.len() <= slots.len(), "chain_encode slots")?;
-        slots[at..at + words.len()].copy_from_slice(&words);
+        for (m, &word) in words.iter().enumerate() {
+            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, bs as u64) as usize;
+            *slots.get_mut(at).ok_or_else(|| Error::Device("chain_encode slots".into()))? = word;
+        }
     }
     if l.centering == 1 {
         for z in (0..l.nz).step_by(l.tz as usize) {
@@ -366,9 +367,12 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     }
     for blk in 0..nb {
         let c = block_words(widths[blk], blen(blk)) as usize;
-        let (off, at) = (offsets[blk] as usize, blk * p.block_size as usize);
-        need(off + c <= payload.len() && at + c <= slots.len(), "chain_compact windows")?;
-        payload[off..off + c].copy_from_slice(&slots[at..at + c]);
+        let off = offsets[blk] as usize;
+        need(off + c <= payload.len(), "chain_compact payload")?;
+        for (m, word) in payload[off..off + c].iter_mut().enumerate() {
+            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, p.block_size as u64) as usize;
+            *word = *slots.get(at).ok_or_else(|| Error::Device("chain_compact slots".into()))?;
+        }
     }
     Ok(())
 }
