@@ -92,6 +92,17 @@ pub fn chunk_values(dtype: DataType, dims: Dims, chunk_bytes: u64) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FieldRange(pub Option<(f64, f64)>);
 
+/// Values `first .. first + count` of an input of `n` into `buf`: an input that ends
+/// before them is an input error (shorter than its dims), other failures are I/O errors.
+fn read_values<R: Read>(input: &mut R, buf: &mut [u8], first: u64, count: u64, n: u64) -> Result<()> {
+    input.read_exact(buf).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => {
+            Error::Input(format!("the input ends within values {first}..{} of its {n} values", first + count))
+        }
+        _ => Error::io(format!("reading values {first}..{}", first + count), e),
+    })
+}
+
 /// The finite min/max of `n` values read from `input` (NaN and ±Inf skipped), for a
 /// range-relative bound.
 pub fn scan_range<R: Read>(mut input: R, dtype: DataType, n: u64) -> Result<FieldRange> {
@@ -101,7 +112,7 @@ pub fn scan_range<R: Read>(mut input: R, dtype: DataType, n: u64) -> Result<Fiel
     let mut left = n;
     while left > 0 {
         let take = (left as usize).min(buf.len() / sz);
-        input.read_exact(&mut buf[..take * sz]).map_err(|e| Error::io("reading the input for its range", e))?;
+        read_values(&mut input, &mut buf[..take * sz], n - left, take as u64, n)?;
         for c in buf[..take * sz].chunks_exact(sz) {
             let v = match dtype {
                 DataType::F32 => f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64,
@@ -189,13 +200,7 @@ pub fn compress_stream<R: Read, W: Write>(
     while first < n {
         let count = per.min(n - first);
         buf.resize((count * sz) as usize, 0);
-        input.read_exact(&mut buf).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                Error::Input(format!("the input ends within values {first}..{} of the {n} values of --dims {dims}", first + count))
-            } else {
-                Error::io(format!("reading values {first}..{}", first + count), e)
-            }
-        })?;
+        read_values(&mut input, &mut buf, first, count, n)?;
         let field = Field::new(dtype, slab_dims(count / unit)?, std::mem::take(&mut buf))?;
         let mut p = make()?;
         if let Some(b) = abs {
@@ -212,7 +217,7 @@ pub fn compress_stream<R: Read, W: Write>(
     // more values than the dims hold is a wrong --dims, not something to drop silently
     let mut extra = [0u8; 1];
     if input.read(&mut extra).map_err(|e| Error::io("reading past the field", e))? != 0 {
-        return Err(Error::Input(format!("the input holds more than the {n} values of --dims {dims}")));
+        return Err(Error::Input(format!("the input holds more than the {n} values of dims {dims}")));
     }
     let (ib, fb) = encode_index(&entries, offset);
     out.write_all(&ib).and_then(|_| out.write_all(&fb)).and_then(|_| out.flush()).map_err(|e| Error::io("writing the stream index", e))?;

@@ -333,6 +333,11 @@ fn pipes_in_and_out() {
     assert!(from_stdin == std::fs::read(&back).unwrap(), "NOA from standard input decodes differently from the file's archive");
     let (lo, hi) = v.iter().filter(|x| x.is_finite()).fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x as f64), b.max(x as f64)));
     assert_eq!(check_f32(&v, &f32_from(&from_stdin), 1e-3 * (hi - lo)).1, 0);
+    // shorter or longer than its dims: the stream's own input errors
+    let (ok, e) = pipe(&[&["compress", "-i", "-", "-o", arch.to_str().unwrap()][..], &noa[..]].concat(), &bytes[..bytes.len() - 4]);
+    assert!(!ok && e.contains("the input ends within values"), "{e}");
+    let (ok, e) = pipe(&[&["compress", "-i", "-", "-o", arch.to_str().unwrap()][..], &noa[..]].concat(), &[&bytes[..], &[0u8; 4]].concat());
+    assert!(!ok && e.contains("holds more than"), "{e}");
     // longer than --chunk-size: refused with a clear message
     let (ok, e) = pipe(&[&["compress", "-i", "-", "-o", arch.to_str().unwrap(), "--chunk-size", "40K"][..], &noa[..]].concat(), &bytes);
     assert!(!ok && e.contains("--chunk-size") && e.contains("--mode abs"), "{e}");

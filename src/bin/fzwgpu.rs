@@ -805,21 +805,6 @@ fn finish_part(tmp: &Path, path: &Path, res: Result<()>) -> Result<()> {
     }
 }
 
-/// Standard input's `want` bytes (the field of `dims`), refusing a shorter or a longer
-/// input as the stream reader does.
-fn read_stdin_exactly(want: u64, dims: Dims, dtype: DataType) -> Result<Vec<u8>> {
-    let mut b = Vec::new();
-    std::io::stdin().lock().take(want + 1).read_to_end(&mut b).map_err(|e| Error::io("reading standard input", e))?;
-    if b.len() as u64 != want {
-        let what = if (b.len() as u64) < want { "ends after" } else { "has more than" };
-        return Err(Error::Input(format!(
-            "standard input {what} {} bytes; --dims {dims} of {dtype} is {want} bytes",
-            b.len().min(want as usize)
-        )));
-    }
-    Ok(b)
-}
-
 fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType, pipe: &PipeArgs, dev: &DevArgs, chunk: u64) -> Result<()> {
     let be = open_backend(dev)?;
     let stdin = input.as_os_str() == "-";
@@ -835,7 +820,11 @@ fn compress_stream_cli(input: &Path, output: &Path, dims: Dims, dtype: DataType,
                 "a range-relative bound (noa/rel) over standard input needs the field's range before the first chunk: standard input is read into memory up to --chunk-size ({chunk} bytes), and --dims {dims} of {dtype} is {want} bytes; give a file, a larger --chunk-size, or an absolute bound (--mode abs)"
             )));
         }
-        Some(read_stdin_exactly(want, dims, dtype)?)
+        // (one byte past the field, so compress_stream still finds a too long input; a
+        // short one fails scan_range, both with the stream's own errors)
+        let mut b = Vec::new();
+        std::io::stdin().lock().take(want + 1).read_to_end(&mut b).map_err(|e| Error::io("reading standard input", e))?;
+        Some(b)
     } else {
         None
     };
