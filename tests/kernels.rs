@@ -389,7 +389,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
             false,
             &p,
             &[B::In(e8[1].clone()), B::In(bytes32(&toffs)), B::In(e8[2].clone()), B::Out16(total * 4), B::Out(4)],
-            nt.div_ceil(reflect(Kernel::SzxGather, Variant::default()).unwrap().consts["TPW"] as usize) as u64,
+            nt as u64,
         );
         assert_eq!(g[0], payload, "{what}: szx_gather's payload against szx_compact's");
         assert_eq!(u32s(&g[1])[0] as usize, total, "{what}: szx_gather's total");

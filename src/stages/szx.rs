@@ -432,9 +432,6 @@ impl Stage for SzxStage {
         // szx_compact; szx_encode8: each tile's blocks as one run, moved by szx_gather
         let team8 = enc == Kernel::SzxEncode8;
         let tile = if team8 { tile_blocks()? } else { 1 };
-        let gather_tpw =
-            crate::kernels::reflect(Kernel::SzxGather, crate::kernels::Variant::default())?.consts.get("TPW").copied().unwrap_or(1).max(1)
-                as u64;
         // szx_encode's per-block meta and references (szx_encode8 places them itself);
         // the costs per block or per tile, and their offsets
         let block_temps = if team8 { None } else { Some((r.temp(4 * g.cb)?, r.temp(8 * g.cb)?)) };
@@ -483,7 +480,7 @@ impl Stage for SzxStage {
                     f64v,
                     p.as_slice(),
                     &[sums_w, offs_w, slots_w, BufSlice::new(payload, 0, pay16), totals_w],
-                    nt.div_ceil(gather_tpw),
+                    nt,
                 )?;
             }
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });

@@ -692,7 +692,7 @@ pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     Ok(())
 }
 
-/// Twin of `szx_gather`: each tile's run (TPW tiles per workgroup) to its offset; the
+/// Twin of `szx_gather`: each tile's run (one workgroup per tile) to its offset; the
 /// chunk's payload total from the last tile.
 pub fn szx_gather(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = f32::params(p)?;
@@ -700,13 +700,8 @@ pub fn szx_gather(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let sums: &[u32] = view(b.ro[0], "szx_gather.tile_sums")?;
     let offs: &[u32] = view(b.ro[1], "szx_gather.tile_offs")?;
     let slots: &[u32] = view(b.ro[2], "szx_gather.slots")?;
-    let tpw = crate::kernels::reflect(crate::kernels::Kernel::SzxGather, crate::kernels::Variant::default())?
-        .consts
-        .get("TPW")
-        .copied()
-        .unwrap_or(1) as usize;
     let nt_all = (p.nblocks as usize).div_ceil(tile);
-    let nt = nt_all.min(groups as usize * tpw);
+    let nt = nt_all.min(groups as usize);
     need(sums.len() >= nt && offs.len() >= nt, "gather inputs")?;
     let [payload, totals] = &mut b.rw[..] else {
         return Err(Error::Device("szx_gather: bindings".into()));
