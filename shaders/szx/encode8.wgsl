@@ -1,8 +1,8 @@
-// szx_encode8: the SZx encoder for float32 blocks of 128 values, with a team of 8 lanes
-// per block instead of a subgroup: the same decisions, codes and bodies as szx_encode
-// (one CPU twin computes both), laid out for szx_gather instead of szx_compact. A
-// 32-lane subgroup serves four blocks at once, so the per-block work every lane repeats
-// (the block's decisions, its reductions, the loop) is paid once per four blocks; each
+// szx_encode8: szx_encode for float32 blocks of 128 values, with a team of 8 lanes per
+// block instead of a subgroup: same bindings, same outputs (info, refs, cost, each
+// block's body in its slot; the rest of `slots` untouched), same CPU twin. A 32-lane
+// subgroup serves four blocks at once, so the per-block work every lane repeats (the
+// block's decisions, its reductions, the loop) is paid once per four blocks; each
 // lane holds 16 consecutive values of its block (four units) in registers from the
 // load to the pack. A lane's 16 codes are 16 w bits: whole words for an even width;
 // for an odd one the last half word of an even lane is completed by the next lane's
@@ -12,16 +12,8 @@
 // every exchange is uniform over the workgroup: all its teams walk the same rounds
 // (team k of the workgroup takes block first + k of each round; a team past the last
 // block computes and stores nothing), and per-block choices select results instead of
-// skipping exchanges.
-// Outputs: a round's 32 blocks are a tile (common/szx_tile.wgsl). Once the teams know
-// their blocks' costs, an exclusive scan over the workgroup places each block in the
-// tile's run, and the team writes its reference and body there, compacted: the run is
-// the tile's part of the archive payload, which szx_gather then moves as one piece
-// (before round 27, each block's body went to its own slot and szx_compact searched
-// for blocks per word). The even team of each pair writes the pair's meta word; the
-// workgroup's last invocation writes the tile's run length.
-// The host picks it for float32 blocks of 128 on adapters with subgroups (sizes
-// multiples of 8) unless FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
+// skipping exchanges. The host picks it for float32 blocks of 128 on adapters with
+// subgroups (sizes multiples of 8) unless FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
 // Through CUDA its registers are capped at 64 (4 workgroups per multiprocessor on
 // sm_90; 80 uncapped = 3 in round 12, when it held two sets of codes per lane):
 // 690 -> 738 GB/s on the H200's 2-D field (round 12). Since round 21 (one set of
@@ -36,9 +28,10 @@
 @group(0) @binding(1) var<storage, read> data_u: array<u32>;
 @group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> data_f: array<FT>;
-@group(0) @binding(4) var<storage, read_write> block_meta: array<u32>;
-@group(0) @binding(5) var<storage, read_write> tile_sums: array<u32>;
-@group(0) @binding(6) var<storage, read_write> slots: array<u32>;
+@group(0) @binding(4) var<storage, read_write> info: array<u32>;
+@group(0) @binding(5) var<storage, read_write> refs: array<FT>;
+@group(0) @binding(6) var<storage, read_write> cost: array<u32>;
+@group(0) @binding(7) var<storage, read_write> slots: array<u32>;
 
 #include "common/szx_math.wgsl"
 
@@ -49,8 +42,6 @@ const F32_PATH: bool = true;
 const TL: u32 = 8u;
 const LV: u32 = 16u;
 #include "common/szx_units.wgsl"
-#include "common/szx_tile.wgsl"
-const_assert WG / TL == TILE_BLOCKS;
 
 // The invocation's index in the workgroup, its subgroup lane and the subgroup size
 // (set once at entry; the exchanges below use them).
@@ -106,49 +97,6 @@ fn cl_next(v: u32) -> u32 {
 // without subgroups every lane takes the rare paths (barriers need the workgroup)
 fn sg_any(p: bool) -> bool {
     return true;
-}
-#endif
-
-// The tile scan, double-buffered by round parity `par` (a round's reads finish before
-// the next round's barrier, which every invocation passes before the round after
-// writes the same half): the teams' meta words of the round, and per subgroup the
-// inclusive sum of its teams' costs (without subgroups: per team).
-var<workgroup> s_inf: array<u32, 2u * TILE_BLOCKS>;
-#ifdef SUBGROUP
-var<workgroup> s_part: array<u32, 2u * (WG / TL)>;
-// (the exclusive prefix of this lane's block's cost c over the tile's blocks, that plus
-// c); a team's lanes all pass their block's c, and lane 0 of each team counts it. The
-// workgroup's last invocation gets the tile's total as .y.
-fn tile_prefix(c: u32, t: u32, par: u32) -> vec2<u32> {
-    let v = select(0u, c, t == 0u);
-    let incl = subgroupInclusiveAdd(v);
-    let sg = g_lid / g_ss;
-    let at = par * (WG / TL);
-    if (g_sl == g_ss - 1u) {
-        s_part[at + sg] = incl;
-    }
-    workgroupBarrier();
-    var before = 0u;
-    for (var k = 0u; k < sg; k++) {
-        before += s_part[at + k];
-    }
-    let end = before + incl;
-    return vec2<u32>(end - c, end);
-}
-#else
-var<workgroup> s_part: array<u32, 2u * (WG / TL)>;
-fn tile_prefix(c: u32, t: u32, par: u32) -> vec2<u32> {
-    let team = g_lid / TL;
-    let at = par * (WG / TL);
-    if (t == 0u) {
-        s_part[at + team] = c;
-    }
-    workgroupBarrier();
-    var before = 0u;
-    for (var k = 0u; k < team; k++) {
-        before += s_part[at + k];
-    }
-    return vec2<u32>(before, before + c);
 }
 #endif
 
@@ -246,10 +194,8 @@ fn raw_unit(u: Unit, at: u32) {
     }
 }
 
-// Block b0 + team of the round whose first block is b0 (a tile), by the team whose
-// lane this is (t = 0..7); the block may be past the last one. `par`: the round's parity.
-fn encode8(b0: u32, team: u32, t: u32, par: u32) {
-    let b = b0 + team;
+// Block b by the team whose lane this is (t = 0..7); b may be past the last block.
+fn encode8(b: u32, t: u32) {
     let live = b < P.nblocks;
     let start = b * P.block_size;
     let len = select(0u, block_len(b), live);
@@ -344,37 +290,19 @@ fn encode8(b0: u32, team: u32, t: u32, par: u32) {
         }
     }
     let inf = typ | (width << 8u);
-    let c = select(0u, block_cost(inf, len), live);
-    if (t == 0u) {
-        s_inf[par * TILE_BLOCKS + team] = inf;
+    if (live && t == 0u) {
+        info[b] = inf;
+        refs[b] = r;
+        cost[b] = block_cost(inf, len);
     }
-    // the block's run: its reference (constant, quantized), then its body
-    let pre = tile_prefix(c, t, par);
-    let rb = b0 * P.block_size + pre.x;
-    let lid = team * TL + t;
-    if (lid == WG - 1u) {
-        tile_sums[b0 / TILE_BLOCKS] = pre.y;
-    }
-    // the meta word of blocks 2k, 2k + 1 of the tile (k = lid; written by the even one)
-    if (lid < TILE_BLOCKS / 2u && b0 + 2u * lid < P.nblocks) {
-        var m = s_inf[par * TILE_BLOCKS + 2u * lid] & 0xffffu;
-        if (b0 + 2u * lid + 1u < P.nblocks) {
-            m = m | ((s_inf[par * TILE_BLOCKS + 2u * lid + 1u] & 0xffffu) << 16u);
-        }
-        block_meta[(b0 >> 1u) + lid] = m;
-    }
-    if (live && t == 0u && typ != BT_RAW) {
-        slots[rb] = bitcast<u32>(r);
-    }
+    let base = start * WT;
     if (live && typ == BT_RAW) {
-        let at = rb + LV * t;
-        raw_unit(u0, at);
-        raw_unit(u1, at + 4u);
-        raw_unit(u2, at + 8u);
-        raw_unit(u3, at + 12u);
+        raw_unit(u0, i0);
+        raw_unit(u1, i0 + 4u);
+        raw_unit(u2, i0 + 8u);
+        raw_unit(u3, i0 + 12u);
     }
     // the codes of a quantized block; every lane runs the packer (w = 0 stores nothing)
-    let base = rb + WT;
     let wq = select(0u, width, live && typ == BT_QUANT);
     let nw = (len * wq + 31u) / 32u;
     let oddw = (wq & 1u) == 1u;
@@ -409,9 +337,7 @@ fn szx_encode8(@builtin(local_invocation_index) lid: u32,
     let teams = WG / TL;
     let stride = nwg.x * nwg.y * teams;
     // the workgroup's first block of each round (uniform over the workgroup)
-    var par = 0u;
     for (var b0 = wg_linear(wid, nwg) * teams; b0 < P.nblocks; b0 += stride) {
-        encode8(b0, lid / TL, lid % TL, par);
-        par = par ^ 1u;
+        encode8(b0 + lid / TL, lid % TL);
     }
 }

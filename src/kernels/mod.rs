@@ -25,7 +25,6 @@ pub enum Kernel {
     SzxEncode,
     SzxEncode8,
     SzxCompact,
-    SzxGather,
     SzxMetaCost,
     SzxUnpack,
     QuantEncode,
@@ -68,7 +67,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 48] = [
+    pub const ALL: [Kernel; 47] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -77,7 +76,6 @@ impl Kernel {
         Kernel::SzxEncode,
         Kernel::SzxEncode8,
         Kernel::SzxCompact,
-        Kernel::SzxGather,
         Kernel::SzxMetaCost,
         Kernel::SzxUnpack,
         Kernel::QuantEncode,
@@ -130,7 +128,6 @@ impl Kernel {
             Kernel::SzxEncode => "szx_encode",
             Kernel::SzxEncode8 => "szx_encode8",
             Kernel::SzxCompact => "szx_compact",
-            Kernel::SzxGather => "szx_gather",
             Kernel::SzxMetaCost => "szx_meta_cost",
             Kernel::SzxUnpack => "szx_unpack",
             Kernel::QuantEncode => "quant_encode",
@@ -184,7 +181,6 @@ impl Kernel {
             Kernel::SzxEncode => "szx/encode.wgsl",
             Kernel::SzxEncode8 => "szx/encode8.wgsl",
             Kernel::SzxCompact => "szx/compact.wgsl",
-            Kernel::SzxGather => "szx/gather.wgsl",
             Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
             Kernel::SzxUnpack => "szx/unpack.wgsl",
             Kernel::QuantEncode => "quant/encode.wgsl",
@@ -242,7 +238,6 @@ impl Kernel {
                 | Kernel::ChainDecodePlanesRagged
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
-                | Kernel::SzxGather
         )
     }
 

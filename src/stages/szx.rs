@@ -57,13 +57,6 @@ fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
     }
 }
 
-/// Blocks per tile of `szx_encode8` and `szx_gather` (`TILE_BLOCKS`, reflected from
-/// common/szx_tile.wgsl).
-fn tile_blocks() -> Result<u64> {
-    let r = crate::kernels::reflect(Kernel::SzxGather, crate::kernels::Variant::default())?;
-    r.consts.get("TILE_BLOCKS").map(|&t| t as u64).filter(|&t| t > 0).ok_or_else(|| Error::Pipeline("szx_gather: no TILE_BLOCKS".into()))
-}
-
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -427,16 +420,11 @@ impl Stage for SzxStage {
         let meta = r.alloc(g.meta_pad())?;
         r.clear(BufSlice::new(meta, 0, g.meta_pad()));
         let totals = r.alloc(4 * g.nchunks)?;
-        let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
-        // szx_encode: each block's body in its own slot, then moved to its offset by
-        // szx_compact; szx_encode8: each tile's blocks as one run, moved by szx_gather
-        let team8 = enc == Kernel::SzxEncode8;
-        let tile = if team8 { tile_blocks()? } else { 1 };
-        // szx_encode's per-block meta and references (szx_encode8 places them itself);
-        // the costs per block or per tile, and their offsets
-        let block_temps = if team8 { None } else { Some((r.temp(4 * g.cb)?, r.temp(8 * g.cb)?)) };
-        let cost = r.temp(4 * g.cb.div_ceil(tile))?;
-        let offsets = r.temp(4 * g.cb.div_ceil(tile))?;
+        let info = r.temp(4 * g.cb)?;
+        let refs = r.temp(8 * g.cb)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        // each block's body in its own slot (szx_encode), then moved to its offset
         let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
         let slots = r.temp(slot_bytes)?;
         let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
@@ -447,6 +435,10 @@ impl Stage for SzxStage {
             let p = self.params_bytes(&res, nk, nbk, k, 0);
             let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
             let in4 = inw.vec4_view();
+            let info_w = BufSlice::new(info, 0, 4 * nbk);
+            let refs_w = BufSlice::new(refs, 0, sz * nbk);
+            let cost_w = BufSlice::new(cost, 0, 4 * nbk);
+            let off_w = BufSlice::new(offsets, 0, 4 * nbk);
             let slots_w = BufSlice::new(slots, 0, nk * sz);
             // szx_compact binds the payload as a vec4 array: its window in whole 16-byte
             // pieces (the part read back is its first words, by the chunk's total)
@@ -454,35 +446,30 @@ impl Stage for SzxStage {
             let payload = r.alloc(pay16)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
-            if let Some((info, refs)) = block_temps {
-                let info_w = BufSlice::new(info, 0, 4 * nbk);
-                let refs_w = BufSlice::new(refs, 0, sz * nbk);
-                let cost_w = BufSlice::new(cost, 0, 4 * nbk);
-                let off_w = BufSlice::new(offsets, 0, 4 * nbk);
-                r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, encode_groups())?;
-                record_exclusive_scan(r, cost_w, off_w, nbk)?;
-                r.dispatch_bytes(
-                    Kernel::SzxCompact,
-                    f64v,
-                    p.as_slice(),
-                    &[info_w, refs_w, off_w, slots_w, meta_w, BufSlice::new(payload, 0, pay16), totals_w],
-                    nbk.div_ceil(compact_wg),
-                )?;
-            } else {
-                let nt = nbk.div_ceil(tile);
-                let sums_w = BufSlice::new(cost, 0, 4 * nt);
-                let offs_w = BufSlice::new(offsets, 0, 4 * nt);
-                r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, meta_w, sums_w, slots_w], nbk, encode_groups())?;
-                record_exclusive_scan(r, sums_w, offs_w, nt)?;
-                r.dispatch_bytes(
-                    Kernel::SzxGather,
-                    f64v,
-                    p.as_slice(),
-                    &[sums_w, offs_w, slots_w, BufSlice::new(payload, 0, pay16), totals_w],
-                    nt,
-                )?;
-            }
+            r.dispatch_teams_max(
+                encoder(f64v, g.bs, r.backend.info().subgroups),
+                f64v,
+                &p,
+                &[inw, in4, inw, info_w, refs_w, cost_w, slots_w],
+                nbk,
+                encode_groups(),
+            )?;
+            record_exclusive_scan(r, cost_w, off_w, nbk)?;
+            r.dispatch_bytes(
+                Kernel::SzxCompact,
+                f64v,
+                p.as_slice(),
+                &[
+                    info_w,
+                    refs_w,
+                    off_w,
+                    slots_w,
+                    meta_w,
+                    BufSlice::new(payload, 0, pay16),
+                    BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)),
+                ],
+                nbk.div_ceil(compact_wg),
+            )?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
         }
         Ok(vec![PortData::Deferred { parts }])

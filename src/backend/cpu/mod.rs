@@ -47,7 +47,6 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::SzxEncode8, _) => szx::szx_encode8,
         (Kernel::SzxCompact, false) => szx::szx_compact::<f32>,
         (Kernel::SzxCompact, true) => szx::szx_compact::<f64>,
-        (Kernel::SzxGather, _) => szx::szx_gather,
         (Kernel::SzxMetaCost, false) => szx::szx_meta_cost::<f32>,
         (Kernel::SzxMetaCost, true) => szx::szx_meta_cost::<f64>,
         (Kernel::SzxUnpack, false) => szx::szx_unpack::<f32>,

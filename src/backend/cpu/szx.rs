@@ -635,92 +635,13 @@ fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], inf: u32, b: u32, codes
     }
 }
 
-/// Blocks per tile of `szx_encode8` / `szx_gather` (`TILE_BLOCKS` of
-/// common/szx_tile.wgsl, reflected).
-fn tile_blocks() -> Result<usize> {
-    let r = crate::kernels::reflect(crate::kernels::Kernel::SzxGather, crate::kernels::Variant::default())?;
-    r.consts.get("TILE_BLOCKS").map(|&t| t as usize).filter(|&t| t > 0).ok_or_else(|| Error::Device("szx_gather: no TILE_BLOCKS".into()))
-}
-
-/// Twin of `szx_encode8` (float32 blocks of 128 with teams of 8 lanes): the blocks'
-/// decisions, codes and bodies of `szx_encode` (the same `classify_block` and
-/// `encode_body`), laid out per tile: each tile's blocks' payload words (reference,
-/// then body) as one run from the tile's first slot word, the run's length in
-/// `tile_sums`, and the meta words of the tile's block pairs.
-pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    let p = f32::params(p)?;
-    let data_u: &[u32] = view(b.ro[0], "szx_encode8.data_u")?;
-    let data_f: &[f32] = view_trunc(b.ro[2], "szx_encode8.data_f")?;
-    let nb = team_blocks(p.nblocks, groups);
-    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode8 sizes")?;
-    let tile = tile_blocks()?;
-    let [meta, sums, slots] = &mut b.rw[..] else {
-        return Err(Error::Device("szx_encode8: bindings".into()));
-    };
-    let meta: &mut [u32] = view_mut(meta, "meta")?;
-    let sums: &mut [u32] = view_mut(sums, "tile_sums")?;
-    let slots: &mut [u32] = view_mut(slots, "slots")?;
-    let nt = nb.div_ceil(tile);
-    let run = tile * p.block_size as usize;
-    need(meta.len() >= nb.div_ceil(2) && sums.len() >= nt && slots.len() >= p.n as usize, "encode8 outputs")?;
-    let infos: Vec<Vec<u32>> = slots[..p.n as usize]
-        .par_chunks_mut(run)
-        .zip(sums[..nt].par_iter_mut())
-        .enumerate()
-        .map_init(Vec::new, |codes, (k, (out, sum))| {
-            let mut off = 0usize;
-            let mut infos = Vec::with_capacity(tile);
-            for blk in k * tile..((k + 1) * tile).min(nb) {
-                let (a, r, c) = classify_block(&p, data_u, data_f, blk as u32, codes);
-                if a & 0xff != BT_RAW {
-                    out[off] = r.to_bits();
-                    encode_body(&p, data_u, a, blk as u32, codes, &mut out[off + 1..]);
-                } else {
-                    encode_body(&p, data_u, a, blk as u32, codes, &mut out[off..]);
-                }
-                off += c as usize;
-                infos.push(a);
-            }
-            *sum = off as u32;
-            infos
-        })
-        .collect();
-    let info: Vec<u32> = infos.concat();
-    for (k, m) in meta[..nb.div_ceil(2)].iter_mut().enumerate() {
-        *m = (info[2 * k] & 0xffff) | info.get(2 * k + 1).map_or(0, |i| (i & 0xffff) << 16);
-    }
-    Ok(())
-}
-
-/// Twin of `szx_gather`: each tile's run (one workgroup per tile) to its offset; the
-/// chunk's payload total from the last tile.
-pub fn szx_gather(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    let p = f32::params(p)?;
-    let tile = tile_blocks()?;
-    let sums: &[u32] = view(b.ro[0], "szx_gather.tile_sums")?;
-    let offs: &[u32] = view(b.ro[1], "szx_gather.tile_offs")?;
-    let slots: &[u32] = view(b.ro[2], "szx_gather.slots")?;
-    let nt_all = (p.nblocks as usize).div_ceil(tile);
-    let nt = nt_all.min(groups as usize);
-    need(sums.len() >= nt && offs.len() >= nt, "gather inputs")?;
-    let [payload, totals] = &mut b.rw[..] else {
-        return Err(Error::Device("szx_gather: bindings".into()));
-    };
-    let payload: &mut [u32] = view_mut(payload, "payload")?;
-    let totals: &mut [u32] = view_mut(totals, "totals")?;
-    let run = tile * p.block_size as usize;
-    for k in 0..nt {
-        let (len, dst, src) = (sums[k] as usize, offs[k] as usize, k * run);
-        need(len <= run && src + len <= slots.len() && dst + len <= payload.len(), "gather: a run out of range")?;
-        payload[dst..dst + len].copy_from_slice(&slots[src..src + len]);
-    }
-    if nt == nt_all && nt > 0 {
-        *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? = offs[nt - 1] + sums[nt - 1];
-    }
-    Ok(())
-}
-
 /// Twin of `szx_encode`.
+/// Twin of `szx_encode8` (float32 blocks of 128 with teams of 8 lanes): the same
+/// outputs as `szx_encode`, so the same function.
+pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    szx_encode::<f32>(p, b, groups)
+}
+
 pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let p = F::params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_encode.data_u")?;
