@@ -11,7 +11,7 @@ r=$(FZWGPU_TEST_BACKEND=wgpu timeout 60 /tmp/ct/kernels szx_encode_shift_that_wi
 echo "$r" | grep -E "^test |differs|panicked|test result" | cut -c1-400 | head -8
 b() { bench_line r27c ${LEFT:-300} "$@"; }
 for be in cuda wgpu; do for x in fzwgpu-b fzwgpu-c fzwgpu; do b $x $be "--size 1G --fields smooth" 2d szx; done; done
-VAL_LEFT=250 val r27c-c /tmp/ct/fzwgpu-c szx 90
+VAL_LEFT=230 val r27c-c /tmp/ct/fzwgpu-c szx 90
 for x in fzwgpu fzwgpu-c; do
   left 290 || break
   FZWGPU_PROFILE=1 timeout 40 /tmp/ct/$x bench --backend wgpu --size 1G --fields smooth --presets szx --reps 1 --warmup 0 --replays 5 > /tmp/prof-$x.log 2>&1
