@@ -1,6 +1,8 @@
 #!/bin/bash
 # Round 27, call c: next-r27b.sh cut to fit the device time left (~330 s of wall time).
 # Kit as next-r27b.sh: KIT_B=f8219e9 KIT_C=2ad2b95f0604aad26d69293d328ddc4ae0fbf83e
+#   (a new checkout: KIT_B=f8219e9 KIT_C=scripts/device/patches/szx-compact-team8.patch
+#   on 3a56acf; main there = the tile runs, scripts/device/patches/szx-tile-runs.patch)
 # 1. the test that failed through Vulkan in call a, with its whole message
 # 2. 2-D szx: b (round 26 main), c (b + szx_compact by teams of 8), main (tile runs),
 #    both backends
