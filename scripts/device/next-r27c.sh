@@ -1,8 +1,9 @@
 #!/bin/bash
 # Round 27, call c: next-r27b.sh cut to fit the device time left (~330 s of wall time).
 # Kit as next-r27b.sh: KIT_B=f8219e9 KIT_C=2ad2b95f0604aad26d69293d328ddc4ae0fbf83e
-#   (a new checkout: KIT_B=f8219e9 KIT_C=scripts/device/patches/szx-compact-team8.patch
-#   on 3a56acf; main there = the tile runs, scripts/device/patches/szx-tile-runs.patch)
+#   built at 3a56acf (main = the tile runs, now scripts/device/patches/szx-tile-runs.patch);
+#   fzwgpu-c = f8219e9 with scripts/device/patches/szx-compact-team8.patch (the commit
+#   2ad2b95 was on a branch a new checkout lacks)
 # 1. the test that failed through Vulkan in call a, with its whole message
 # 2. 2-D szx: b (round 26 main), c (b + szx_compact by teams of 8), main (tile runs),
 #    both backends
