@@ -114,3 +114,14 @@ fn range_group_matches_wgsl() {
     let r = reflect(Kernel::SzxRangePartial, Variant::default()).unwrap();
     assert_eq!(r.workgroup_size[0] as usize * r.consts["ITEMS"] as usize, fzwgpu::backend::cpu::szx::RANGE_PER_GROUP);
 }
+
+/// The interleaved slot groups of blocks of 32 (shaders/common/chain_slots.wgsl) are
+/// declared in WGSL and mirrored by the host (kernels::chain::SLOT_GROUP, which sizes
+/// the slot buffers and the chunk windows): both kernels that index them agree with it.
+#[test]
+fn chain_slot_group_matches_wgsl() {
+    for k in [Kernel::ChainEncode, Kernel::ChainCompact] {
+        let r = reflect(k, Variant::default()).unwrap();
+        assert_eq!(r.consts.get("SLOT_GROUP").copied().map(u64::from), Some(fzwgpu::kernels::chain::SLOT_GROUP), "{}", k.name());
+    }
+}
