@@ -58,6 +58,11 @@ impl Recording {
     }
 }
 
+/// Most untimed pre-heat submissions before one timed submission (see
+/// `RunOptions::timing_preheat_ms`): where each takes little device time (a small
+/// field on a fast GPU), the pre-heat stops here, before its device time is reached.
+pub const PREHEAT_MAX_SUBMISSIONS: u32 = 1000;
+
 /// Records commands against a backend, allocating buffers from its pool. Temporary
 /// buffers are released when the recorder is dropped (after the submission).
 pub struct Recorder<'b> {
@@ -75,6 +80,8 @@ pub struct Recorder<'b> {
     pub replays_batched: bool,
     /// See `RunOptions::timing_preheat_ms`.
     pub preheat_ms: u32,
+    /// Untimed pre-heat submissions run so far (see `preheat`).
+    pub preheat_submissions: u32,
     /// Wall seconds spent in `submit` (recording, submission, waiting, readbacks).
     pub submit_seconds: f64,
     /// Wall seconds spent creating (or taking from the pool) this run's buffers.
@@ -93,6 +100,7 @@ impl<'b> Recorder<'b> {
             replays: 0,
             replays_batched: false,
             preheat_ms: 0,
+            preheat_submissions: 0,
             submit_seconds: 0.0,
             alloc_seconds: 0.0,
         }
@@ -234,18 +242,20 @@ impl<'b> Recorder<'b> {
     /// Untimed submissions of `again` until `preheat_ms` of device time have run
     /// (`first`: the device seconds of the submission just timed, counted towards it);
     /// none where the backend gives no kernel times, and none past twice `preheat_ms`
-    /// of wall time or 1000 submissions (tiny submissions, whose time is the launch).
-    fn preheat(&self, again: &Recording, first: Option<f64>) -> Result<()> {
+    /// of wall time or `PREHEAT_MAX_SUBMISSIONS` submissions (tiny submissions, whose
+    /// time is the launch).
+    fn preheat(&mut self, again: &Recording, first: Option<f64>) -> Result<()> {
         let goal = f64::from(self.preheat_ms) / 1e3;
         let t0 = std::time::Instant::now();
         let mut heat = first.unwrap_or(0.0);
-        let mut left = 1000;
+        let mut left = PREHEAT_MAX_SUBMISSIONS;
         while heat < goal && left > 0 && t0.elapsed().as_secs_f64() < 2.0 * goal {
             match self.backend.submit(again)?.kernel_seconds {
                 Some(s) => heat += s,
                 None => break,
             }
             left -= 1;
+            self.preheat_submissions += 1;
         }
         Ok(())
     }

@@ -1327,6 +1327,7 @@ fn bench_field(
                     "adapter": info.adapter,
                     "api": info.api,
                     "driver": info.driver,
+                    "software": info.software,
                     "backend": info.kind.name(),
                     "notes": c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect::<Vec<_>>(),
                 });

@@ -67,6 +67,9 @@ pub struct RunReport {
     /// Host-to-host time of the whole call (upload, kernels, readback, archive I/O).
     pub wall_seconds: f64,
     pub submissions: u32,
+    /// Untimed pre-heat submissions (`RunOptions::timing_preheat_ms`) run before the
+    /// timed replays.
+    pub preheat_submissions: u32,
     /// Backend that ran the kernels (after any fallback).
     pub backend: String,
     pub adapter: String,
@@ -748,6 +751,7 @@ impl Pipeline {
         }
         let t_download = td.elapsed().as_secs_f64();
         let (kernel_seconds, submissions, t_device, t_alloc) = (r.kernel_seconds, r.submissions, r.submit_seconds, r.alloc_seconds);
+        let preheat_submissions = r.preheat_submissions;
         let trel = Instant::now();
         drop(r); // release this run's buffers to the pool
         let t_release = trel.elapsed().as_secs_f64();
@@ -794,6 +798,7 @@ impl Pipeline {
             notes,
             kernel_seconds,
             submissions,
+            preheat_submissions,
             primary: self.primary.map(|p| self.nodes[p].name.clone()).unwrap_or_default(),
             ..Default::default()
         };
@@ -1234,6 +1239,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     let mut report = RunReport {
         kernel_seconds: r.kernel_seconds,
         submissions: r.submissions,
+        preheat_submissions: r.preheat_submissions,
         primary: arch.stages[primary].name.clone(),
         backend: be.info().kind.name().into(),
         adapter: be.info().adapter.clone(),

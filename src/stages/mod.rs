@@ -208,7 +208,9 @@ pub struct RunOptions {
     /// this many milliseconds of device time have run, so a device that lowers its
     /// clocks while idle (NVIDIA through Vulkan: down to 345 MHz within about 2 s of
     /// idling, and back up only after 100-300 ms of load) is timed at its sustained
-    /// clocks. 0 (the default): no pre-heat.
+    /// clocks; it also stops after twice this many milliseconds of wall time, or after
+    /// `recording::PREHEAT_MAX_SUBMISSIONS` submissions (a small field on a fast GPU;
+    /// `RunReport::preheat_submissions` counts them). 0 (the default): no pre-heat.
     pub timing_preheat_ms: u32,
 }
 

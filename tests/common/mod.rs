@@ -30,17 +30,26 @@ pub fn gpu() -> Arc<dyn Backend> {
         );
         if want == "cuda" {
             assert_eq!(i.api, "CUDA");
-        } else if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("vulkan")).unwrap_or(false) {
-            assert_eq!(i.api, "Vulkan", "WGPU_BACKEND=vulkan but the adapter is {}", i.api);
-            // the kernel tests leave out float64 variants on adapters without SHADER_F64
-            // (GL's); every Vulkan adapter we test on has it, so none is left out there
-            assert!(i.shader_f64, "Vulkan adapter {} without SHADER_F64", i.adapter);
-        } else if std::env::var("WGPU_BACKEND").map(|v| v.eq_ignore_ascii_case("gl")).unwrap_or(false) {
-            assert_eq!(i.api, "Gl", "WGPU_BACKEND=gl but the adapter is {}", i.api);
+        } else {
+            assert_wgpu_api(i);
         }
         b
     });
     b.clone()
+}
+
+/// Asserts that a wgpu adapter runs the API that WGPU_BACKEND names (vulkan or gl;
+/// nothing when it is unset), whichever backend FZWGPU_TEST_BACKEND picks for `gpu()`.
+pub fn assert_wgpu_api(i: &fzwgpu::backend::BackendInfo) {
+    let wanted = std::env::var("WGPU_BACKEND").unwrap_or_default().to_ascii_lowercase();
+    if wanted == "vulkan" {
+        assert_eq!(i.api, "Vulkan", "WGPU_BACKEND=vulkan but the adapter is {}", i.api);
+        // the kernel tests leave out float64 variants on adapters without SHADER_F64
+        // (GL's); every Vulkan adapter we test on has it, so none is left out there
+        assert!(i.shader_f64, "Vulkan adapter {} without SHADER_F64", i.adapter);
+    } else if wanted == "gl" {
+        assert_eq!(i.api, "Gl", "WGPU_BACKEND=gl but the adapter is {}", i.api);
+    }
 }
 
 #[cfg(feature = "cuda")]
