@@ -10,6 +10,10 @@ t() { # backend binary [env]
   r=$(cat /tmp/suite-t.log)
   echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//' | tr '\n' ' ') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
   echo "$r" | grep -E "FAILED|panicked" | head -5
+  # the whole output of a binary that failed or printed no result, for the record
+  if echo "$r" | grep -qE "FAILED|panicked" || ! echo "$r" | grep -q "^test result"; then
+    cp /tmp/suite-t.log "$OUT/suite-$1-$2${3:+-${3//[^a-zA-Z0-9]/_}}.log"
+  fi
 }
 for be in cuda wgpu; do
   for b in lib kernels fusion stages chunks adversarial adversarial_szp real_data pipeline stream transfers concurrency resources faults wavelet; do t $be $b; done
