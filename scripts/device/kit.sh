@@ -3,8 +3,8 @@
 # and every test binary of this checkout built with --features cuda (stripped; packed
 # with a 192 MiB xz window, so the test binaries' shared code is stored once), the
 # optional CLIs of other commits or of this tree with a patch applied (KIT_B=<rev> or
-# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b; KIT_C, KIT_D and
-# KIT_E likewise as fzwgpu-c, fzwgpu-d and fzwgpu-e), the real fields,
+# KIT_B=scripts/device/patches/<name>.patch, packed as fzwgpu-b, with vkstats-b for a
+# patch; KIT_C, KIT_D and KIT_E likewise as fzwgpu-c, fzwgpu-d and fzwgpu-e), the real fields,
 # the Vulkan loader set-up from ../shared/device, and the scripts in scripts/device/.
 # Usage (from the project root): bash scripts/device/kit.sh   (3-6 minutes here)
 # Then call the device tool's run with carry [".device"] and e.g.
@@ -28,6 +28,15 @@ rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-prob
 # crate, default features, built into this target directory as scripts/test.sh does)
 (cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
 cp target/release/vkstats "$stage/vkstats"
+# eu-stack (elfutils, with its two libraries) for the thread stacks of a test binary
+# that hangs on the device (setup.sh's watched; the device has no gdb)
+tools=$(mktemp -d)
+if (cd "$tools" && apt-get download elfutils libdw1 libelf1 > /dev/null 2>&1 && for d in *.deb; do dpkg-deb -x "$d" x; done); then
+  cp "$tools/x/usr/bin/eu-stack" "$tools"/x/usr/lib/x86_64-linux-gnu/lib{dw,elf}.so.1 "$stage/"
+else
+  echo "no eu-stack (apt-get download failed): a hung binary's threads get kernel stacks only"
+fi
+rm -rf "$tools"
 # another CLI per KIT_B / KIT_C / KIT_D / KIT_E (fzwgpu-b ... fzwgpu-e)
 for kv in "b:${KIT_B:-}" "c:${KIT_C:-}" "d:${KIT_D:-}" "e:${KIT_E:-}"; do
   suf=${kv%%:*}; what=${kv#*:}
@@ -38,6 +47,9 @@ for kv in "b:${KIT_B:-}" "c:${KIT_C:-}" "d:${KIT_D:-}" "e:${KIT_E:-}"; do
     git apply --check "$what"
     git apply "$what"; trap 'git apply -R "$what"' EXIT
     cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-$suf"
+    # the Vulkan driver's statistics of the patched kernels too (vkstats-b ...)
+    (cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
+    cp target/release/vkstats "$stage/vkstats-$suf"
     git apply -R "$what"; trap - EXIT
   else
     cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$what"

@@ -5,5 +5,5 @@
 # pre-heat); this time with the FZWGPU_SCAN=lookback pass, and the whole output of any
 # binary that fails kept in $OUT. Kit: main (bash scripts/device/kit.sh).
 source .device/setup.sh
-SUITE_LEFT=530 bash .device/suite.sh 2>&1
+SUITE_LEFT=430 bash .device/suite.sh 2>&1
 grep -h "compiles in" $OUT/suite-* 2>/dev/null | head -3

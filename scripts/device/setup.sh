@@ -24,6 +24,8 @@ watched() {
     echo "HANG after $secs s: $*"
     for tk in /proc/$pid/task/*; do echo "  task $(cat $tk/comm 2>/dev/null) wchan=$(cat $tk/wchan 2>/dev/null)"; head -6 $tk/stack 2>/dev/null | sed 's/^/      /'; done
     command -v gdb >/dev/null && timeout 30 gdb -p $pid -batch -ex "thread apply all bt 12" 2>/dev/null | grep -E "^#|^Thread" | cut -c1-200 | head -80
+    # every thread's user-space stack (eu-stack from the kit; no gdb on the device)
+    [ -x /tmp/ct/eu-stack ] && timeout 30 env LD_LIBRARY_PATH=/tmp/ct /tmp/ct/eu-stack -p $pid 2>&1 | cut -c1-200 | head -400
     kill -9 $pid; wait $pid 2>/dev/null; return 124
   fi
   wait $pid
