@@ -296,7 +296,9 @@ fn timing_preheat_runs_before_the_timed_replays() {
         assert!(c.bytes == plain, "replays and pre-heat leave the archive unchanged");
         assert!(c.report.kernel_seconds.is_some_and(|s| s > 0.0));
         let heats = c.report.preheat_submissions;
-        assert!(heats > 0, "batched {batched}: no pre-heat submission");
+        // (on a CPU adapter a submission can itself take the pre-heat's 150 ms, which
+        // count towards it: llvmpipe through GL in CI)
+        assert!(heats > 0 || be.info().software, "batched {batched}: no pre-heat submission");
         assert!(
             took >= std::time::Duration::from_millis(150) || heats >= fzwgpu::recording::PREHEAT_MAX_SUBMISSIONS,
             "batched {batched}: {took:?} after {heats} pre-heat submissions"
