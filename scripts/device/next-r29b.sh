@@ -6,7 +6,11 @@
 # Runs it again and again as the suite does (8 test threads), then each test alone,
 # through Vulkan and CUDA, with every thread's user stack on a hang (eu-stack from the
 # kit). Kit: main (bash scripts/device/kit.sh).
+# First, for PERFORMANCE.md's Next steps 5: whether a host scan of a 1 GiB field's
+# range keeps up with its upload (hostmem-probe's min/max lines; the upload's GB/s is
+# bench's "copy: host->device").
 source .device/setup.sh
+timeout 60 /tmp/ct/hostmem-probe 1024 2>&1 | tail -4
 run() { # label backend args...
   local l=$1 be=$2 s=$(date +%s) rc; shift 2
   watched 60 /tmp/f.log env FZWGPU_TEST_BACKEND=$be /tmp/ct/faults "$@"; rc=$?

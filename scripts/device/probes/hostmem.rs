@@ -5,7 +5,10 @@
 //! fresh memory advised MADV_HUGEPAGE (2 MiB pages: 512x fewer faults), and memory
 //! already touched, with 1 thread and with all threads. If fresh memory is much slower
 //! than touched memory here, the device-to-host figures (8-13 GB/s in round 10) measure
-//! page faults rather than the link. Usage: hostmem-probe [MiB ...] (default 134 1024).
+//! page faults rather than the link. It also times a float32 min/max scan of touched
+//! memory with 1 thread and all threads: whether a host scan of a field's range could
+//! keep up with its upload (PERFORMANCE.md, Next steps 5). Usage: hostmem-probe
+//! [MiB ...] (default 134 1024).
 use std::time::Instant;
 
 extern "C" {
@@ -52,6 +55,35 @@ fn copy(dst: &mut [u8], src: &[u8], threads: usize) {
     });
 }
 
+/// Min and max of the float32 values in `src` (NaN ignored), over `threads` threads.
+fn minmax(src: &[f32], threads: usize) -> (f32, f32) {
+    let piece = src.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = src
+            .chunks(piece)
+            .map(|c| {
+                s.spawn(move || {
+                    // eight lanes so the compiler can keep them in vector registers
+                    let (mut lo, mut hi) = ([f32::INFINITY; 8], [f32::NEG_INFINITY; 8]);
+                    let mut it = c.chunks_exact(8);
+                    for v in &mut it {
+                        for k in 0..8 {
+                            lo[k] = lo[k].min(v[k]);
+                            hi[k] = hi[k].max(v[k]);
+                        }
+                    }
+                    for &x in it.remainder() {
+                        lo[0] = lo[0].min(x);
+                        hi[0] = hi[0].max(x);
+                    }
+                    (lo.iter().copied().fold(f32::INFINITY, f32::min), hi.iter().copied().fold(f32::NEG_INFINITY, f32::max))
+                })
+            })
+            .collect();
+        parts.into_iter().map(|h| h.join().unwrap()).fold((f32::INFINITY, f32::NEG_INFINITY), |a, b| (a.0.min(b.0), a.1.max(b.1)))
+    })
+}
+
 fn main() {
     let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![134, 1024] } else { sizes };
@@ -77,6 +109,16 @@ fn main() {
                 }
             }
             println!("{mib} MiB, {threads} thread(s): fresh {:.1} GB/s, fresh+MADV_HUGEPAGE {:.1} GB/s, touched {:.1} GB/s (best of 3)", best[0], best[1], best[2]);
+        }
+        let vals: Vec<f32> = (0..n / 4).map(|i| (i as f32 * 1e-3).sin()).collect();
+        for threads in [1, all] {
+            let mut best = 0f64;
+            for _ in 0..3 {
+                let t = Instant::now();
+                std::hint::black_box(minmax(std::hint::black_box(&vals), threads));
+                best = best.max(n as f64 / t.elapsed().as_secs_f64() / 1e9);
+            }
+            println!("{mib} MiB, {threads} thread(s): float32 min/max scan {best:.1} GB/s (best of 3)");
         }
     }
 }
