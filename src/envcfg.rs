@@ -66,6 +66,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_HUGEPAGES", Accepts::Choice(ON_OFF), "ask for transparent huge pages for large host buffers (default off)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
+    ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),
     ("FZWGPU_COALESCE", Accepts::Choice(&["1", "0"]), "coalesced kernel variants (diagnostic)"),
     ("FZWGPU_CHAIN_ENCODE", Accepts::Choice(ON_OFF), "fused chain compression kernels"),
     ("FZWGPU_CHAIN_DECODE", Accepts::Choice(ON_OFF), "fused chain decompression kernel"),

@@ -33,7 +33,13 @@ fn spirv(src: &str, entry: &str, robust2: bool, loops: bool) -> Result<Vec<u32>,
         image_load: naga::proc::BoundsCheckPolicy::Restrict,
         binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
     };
-    o.zero_initialize_workgroup_memory = naga::back::spv::ZeroInitializeWorkgroupMemoryMode::Native;
+    // as the wgpu backend builds them: no zeroing of workgroup memory unless
+    // FZWGPU_WG_ZERO_INIT=on (fzwgpu::backend::wgpu::workgroup_zero_init)
+    o.zero_initialize_workgroup_memory = if fzwgpu::backend::wgpu::workgroup_zero_init() {
+        naga::back::spv::ZeroInitializeWorkgroupMemoryMode::Native
+    } else {
+        naga::back::spv::ZeroInitializeWorkgroupMemoryMode::None
+    };
     o.force_loop_bounding = loops;
     let po = naga::back::spv::PipelineOptions { shader_stage: naga::ShaderStage::Compute, entry_point: entry.to_string() };
     naga::back::spv::write_vec(&module, &info, &o, Some(&po)).map_err(|e| format!("{e:?}"))
