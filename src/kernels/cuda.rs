@@ -540,10 +540,11 @@ impl<'a> Writer<'a> {
                 }
             }
             head.push_str("    const uint _lii = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n");
-            // WGSL zero-initializes workgroup memory
+            // WGSL zero-initializes workgroup memory; the crate's kernels do not need it
+            // (`kernels::workgroup_zero_init`: only with FZWGPU_WG_ZERO_INIT=on)
             let wgvars: Vec<String> =
                 self.globals.values().filter_map(|g| if let Global::Workgroup(n) = g { Some(n.clone()) } else { None }).collect();
-            if !wgvars.is_empty() {
+            if !wgvars.is_empty() && super::workgroup_zero_init() {
                 for n in &wgvars {
                     let _ = writeln!(head, "    for (uint i = _lii; i < sizeof({n}) / 4u; i += {wg}u) {{ ((uint*)&{n})[i] = 0u; }}");
                 }

@@ -360,7 +360,7 @@ impl WgpuBackend {
             module: &module,
             entry_point: Some(kernel.name()),
             compilation_options: wgpu::PipelineCompilationOptions {
-                zero_initialize_workgroup_memory: workgroup_zero_init(),
+                zero_initialize_workgroup_memory: crate::kernels::workgroup_zero_init(),
                 ..Default::default()
             },
             cache: None,
@@ -1032,19 +1032,6 @@ pub fn shader_checks() -> ShaderChecks {
         Some("nobounds") => ShaderChecks::NoBoundsChecks,
         _ => ShaderChecks::Full,
     }
-}
-
-/// Whether the kernels' workgroup memory is zeroed before each workgroup runs (WGSL's
-/// default, which wgpu implements through the driver or, on GL, with code naga adds to
-/// every kernel): `FZWGPU_WG_ZERO_INIT=on`; off by default, because no kernel of the
-/// crate reads workgroup memory it has not written in the same workgroup (each
-/// `var<workgroup>` was checked in round 28: reductions and scans fill every slot first,
-/// the atomics are stored before use, the code arrays are read below the lengths
-/// written). On llvmpipe through GL the added zeroing of `szp_pack`'s 16 KiB array
-/// took 76 s to compile and 3.3 s per dispatch of a 1 MiB field, against 0.06 s and
-/// 6 ms without it (round 28).
-pub fn workgroup_zero_init() -> bool {
-    crate::envcfg::switch("FZWGPU_WG_ZERO_INIT").ok().flatten().unwrap_or(false)
 }
 
 /// `dst.copy_from_slice(src)` into mapped (possibly write-combined) memory, 1 MiB pieces

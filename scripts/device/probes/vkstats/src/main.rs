@@ -34,8 +34,8 @@ fn spirv(src: &str, entry: &str, robust2: bool, loops: bool) -> Result<Vec<u32>,
         binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
     };
     // as the wgpu backend builds them: no zeroing of workgroup memory unless
-    // FZWGPU_WG_ZERO_INIT=on (fzwgpu::backend::wgpu::workgroup_zero_init)
-    o.zero_initialize_workgroup_memory = if fzwgpu::backend::wgpu::workgroup_zero_init() {
+    // FZWGPU_WG_ZERO_INIT=on (fzwgpu::kernels::workgroup_zero_init)
+    o.zero_initialize_workgroup_memory = if fzwgpu::kernels::workgroup_zero_init() {
         naga::back::spv::ZeroInitializeWorkgroupMemoryMode::Native
     } else {
         naga::back::spv::ZeroInitializeWorkgroupMemoryMode::None
