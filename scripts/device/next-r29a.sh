@@ -10,7 +10,18 @@
 # 2. 2-D szx (1 GiB smooth), both backends, main / b
 # 3. b's szx validation through both backends (eval --compare-cpu, every real field)
 # 4. tiled and 1-D rows; 5. step 2 again while time is left
+# 0 (first): main's kernel twins through both backends: since ec0a0b5 workgroup memory
+#   is not zeroed (FZWGPU_WG_ZERO_INIT), also in the CUDA translation; and main with
+#   FZWGPU_WG_ZERO_INIT=on against off, 2-D szx and 1-D / 2-D szp_composed, both backends
 source .device/setup.sh
+tests_on "kernels fusion adversarial chunks" 150 100
+for be in wgpu cuda; do for zi in on off; do
+  for f in "--size 1G --fields smooth:szx,szp_composed" "--dims 268435456:szp_composed"; do
+    left 240 || break
+    FZWGPU_WG_ZERO_INIT=$zi timeout 60 /tmp/ct/fzwgpu bench --backend $be ${f%%:*} --reps 3 --presets ${f##*:} --json $OUT/r29a-zi-$be.jsonl 2>&1 | grep -E "^sz" | awk -v t="zero-init=$zi $be ${f%%:*}" '{print t, $1, "compress", $3, "decompress", $8}'
+  done
+done; done
+T0=$(date +%s) # the steps below keep their own guards
 for v in vkstats vkstats-b; do
   timeout 60 /tmp/ct/$v szx_encode8 > $OUT/r29a-$v.txt 2>&1
   echo "$v: $(grep -E 'szx_encode8 (robust|no-robust,no-checks) \[' $OUT/r29a-$v.txt | cut -c1-100 | tr '\n' ' ')"
