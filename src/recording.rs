@@ -248,15 +248,15 @@ impl<'b> Recorder<'b> {
         let goal = f64::from(self.preheat_ms) / 1e3;
         let t0 = std::time::Instant::now();
         let mut heat = first.unwrap_or(0.0);
-        let mut left = PREHEAT_MAX_SUBMISSIONS;
-        while heat < goal && left > 0 && t0.elapsed().as_secs_f64() < 2.0 * goal {
+        let mut n = 0;
+        while heat < goal && n < PREHEAT_MAX_SUBMISSIONS && t0.elapsed().as_secs_f64() < 2.0 * goal {
             match self.backend.submit(again)?.kernel_seconds {
                 Some(s) => heat += s,
                 None => break,
             }
-            left -= 1;
-            self.preheat_submissions += 1;
+            n += 1;
         }
+        self.preheat_submissions += n;
         Ok(())
     }
 

@@ -587,15 +587,10 @@ fn reflect_module(kernel: Kernel, module: &naga::Module) -> Result<Reflection> {
 
 /// Whether the kernels' workgroup memory is zeroed before each workgroup runs (WGSL's
 /// default; wgpu has the driver do it, or on GL adds code to every kernel, and the CUDA
-/// translation adds a loop and a barrier): only with `FZWGPU_WG_ZERO_INIT=on`. No
-/// kernel of the crate reads workgroup memory it has not written in the same workgroup
-/// (each `var<workgroup>` was checked in round 28: reductions and scans fill every slot
-/// first, the atomics are stored before use, the code arrays are read below the lengths
-/// written), and the kernel twin tests catch one that does (lavapipe and llvmpipe keep
-/// earlier workgroups' values: without `quant_encode`'s store of its counter the test
-/// fails). On llvmpipe through GL the added zeroing of `szp_pack`'s 16 KiB array took
-/// 76 s to compile and 3.3 s per dispatch of a 1 MiB field, against 0.06 s and 6 ms
-/// without it (round 28).
+/// translation adds a loop and a barrier): only with `FZWGPU_WG_ZERO_INIT=on`, because
+/// no kernel of the crate reads workgroup memory it has not written in the same
+/// workgroup. ARCHITECTURE.md ("Workgroup memory is not zeroed") has the rule for new
+/// kernels, the test that catches a breach and what the zeroing cost.
 pub fn workgroup_zero_init() -> bool {
     crate::envcfg::switch("FZWGPU_WG_ZERO_INIT").ok().flatten().unwrap_or(false)
 }
