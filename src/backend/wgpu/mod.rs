@@ -66,8 +66,9 @@ struct Timestamps {
 /// A wgpu device and queue with cached pipelines and pooled buffers.
 pub struct WgpuBackend {
     info: BackendInfo,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    /// Dropped by `Drop for WgpuBackend` (under GL_SERIAL on GL), after every resource.
+    device: std::mem::ManuallyDrop<wgpu::Device>,
+    queue: std::mem::ManuallyDrop<wgpu::Queue>,
     pipes: Mutex<HashMap<(Kernel, Variant), Arc<Pipe>>>,
     slab: Mutex<BufferTable<wgpu::Buffer>>,
     params: Mutex<Option<(u64, wgpu::Buffer)>>,
@@ -266,8 +267,8 @@ impl WgpuBackend {
         };
         Ok(WgpuBackend {
             info,
-            device,
-            queue,
+            device: std::mem::ManuallyDrop::new(device),
+            queue: std::mem::ManuallyDrop::new(queue),
             pipes: Mutex::new(HashMap::new()),
             slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             params: Mutex::new(None),
@@ -720,6 +721,33 @@ impl WgpuBackend {
             _ => None,
         };
         Ok(secs)
+    }
+}
+
+/// A GL backend's resources and device are released under GL_SERIAL, as every other
+/// call into wgpu is: dropping the device locks the instance's one EGL context (its
+/// validation pipelines are destroyed), and beside another thread's long GL job wgpu's
+/// 6 s limit on that lock panicked ("Could not lock adapter context", test
+/// `backends_come_and_go_beside_a_long_job` through GL in a fresh-clone CI run, round
+/// 28). Resources first, then the queue and the device.
+impl Drop for WgpuBackend {
+    fn drop(&mut self) {
+        let _gl = gl_serial(self.gl);
+        self.ts = None;
+        fn inner<T: Default>(m: &mut Mutex<T>) -> T {
+            std::mem::take(m.get_mut().unwrap_or_else(|p| p.into_inner()))
+        }
+        drop(inner(&mut self.pipes));
+        drop(inner(&mut self.slab));
+        drop(inner(&mut self.params));
+        drop(inner(&mut self.staging));
+        drop(inner(&mut self.uploads));
+        drop(inner(&mut self.downloads));
+        // SAFETY: dropped once, here; nothing uses them after (the struct is going away)
+        unsafe {
+            std::mem::ManuallyDrop::drop(&mut self.queue);
+            std::mem::ManuallyDrop::drop(&mut self.device);
+        }
     }
 }
 
