@@ -326,11 +326,20 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     }
     if !f64v && bs == 128 {
         // szx_encode8 (teams of 8 lanes) writes the same words: one workgroup per 32
-        // blocks, and two workgroups walking many rounds, with subgroups and without
-        for groups in [nb.div_ceil(32) as u64, 2] {
-            let e8 =
-                twin_check_on(&format!("{what} (szx_encode8, {groups} workgroups)"), Kernel::SzxEncode8, false, &p, &enc, groups, true);
-            assert_eq!(e8, out, "{what}: szx_encode8 against szx_encode");
+        // blocks (it does not walk), with subgroups and without
+        let groups = nb.div_ceil(32) as u64;
+        let e8 = twin_check_on(&format!("{what} (szx_encode8, {groups} workgroups)"), Kernel::SzxEncode8, false, &p, &enc, groups, true);
+        assert_eq!(e8, out, "{what}: szx_encode8 against szx_encode");
+        // two workgroups code the first 64 blocks and leave every other word as it was
+        // (outputs start as the same poison on both sides)
+        if nb > 64 {
+            let mut short = enc.clone();
+            for (i, len) in [(3, nb * 4), (4, nb * sz), (5, nb * 4)] {
+                short[i] = B::Init(vec![0x3C; len]);
+            }
+            let e8 = twin_check_on(&format!("{what} (szx_encode8, 2 workgroups)"), Kernel::SzxEncode8, false, &p, &short, 2, true);
+            assert_eq!(&e8[0][..64 * 4], &out[0][..64 * 4], "{what}: szx_encode8's first 64 blocks");
+            assert!(e8[0][64 * 4..].iter().all(|&x| x == 0x3C), "{what}: szx_encode8 wrote past its 64 blocks");
         }
     }
     let mut offs = vec![0u32; nb];

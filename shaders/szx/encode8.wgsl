@@ -1,6 +1,8 @@
 // szx_encode8: szx_encode for float32 blocks of 128 values, with a team of 8 lanes per
 // block instead of a subgroup: same bindings, same outputs (info, refs, cost, each
-// block's body in its slot; the rest of `slots` untouched), same CPU twin. A 32-lane
+// block's body in its slot; the rest of `slots` untouched), for the blocks it covers:
+// unlike szx_encode it does not walk, a workgroup codes one round of WG / 8 blocks
+// (the CPU twin covers the same blocks). A 32-lane
 // subgroup serves four blocks at once, so the per-block work every lane repeats (the
 // block's decisions, its reductions, the loop) is paid once per four blocks; each
 // lane holds 16 consecutive values of its block (four units) in registers from the
@@ -9,11 +11,11 @@
 // first 16 bits (one exchange), so the packing needs no other. The reductions are
 // butterflies over the team's 8 lanes (subgroupShuffleXor 1, 2, 4; without subgroups
 // through workgroup memory, 8 lanes = 8 consecutive invocations). Control flow around
-// every exchange is uniform over the workgroup: all its teams walk the same rounds
-// (team k of the workgroup takes block first + k of each round; a team past the last
-// block computes and stores nothing), and per-block choices select results instead of
-// skipping exchanges. The host picks it for float32 blocks of 128 on adapters with
-// subgroups (sizes multiples of 8) unless FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
+// every exchange is uniform over the workgroup: team k of the workgroup takes block
+// first + k (a team past the last block computes and stores nothing), and per-block
+// choices select results instead of skipping exchanges. The host picks it for
+// float32 blocks of 128 on adapters with subgroups (sizes multiples of 8) unless
+// FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
 // Through CUDA its registers are capped at 64 (4 workgroups per multiprocessor on
 // sm_90; 80 uncapped = 3 in round 12, when it held two sets of codes per lane):
 // 690 -> 738 GB/s on the H200's 2-D field (round 12). Since round 21 (one set of
@@ -334,10 +336,12 @@ fn szx_encode8(@builtin(local_invocation_index) lid: u32,
     g_lid = lid;
     g_sl = lanes.x;
     g_ss = lanes.y;
-    let teams = WG / TL;
-    let stride = nwg.x * nwg.y * teams;
-    // the workgroup's first block of each round (uniform over the workgroup)
-    for (var b0 = wg_linear(wid, nwg) * teams; b0 < P.nblocks; b0 += stride) {
+    // one round of 32 blocks per workgroup, no walk: a loop here is one naga bounds
+    // with a counter, and the NVIDIA Vulkan driver then gave the kernel 80 registers
+    // (61 without; h100-r29a-vkstats*.txt); the host dispatches a workgroup per 32
+    // blocks. b0, the workgroup's first block, is uniform over it.
+    let b0 = wg_linear(wid, nwg) * (WG / TL);
+    if (b0 < P.nblocks) {
         encode8(b0 + lid / TL, lid % TL);
     }
 }

@@ -635,18 +635,28 @@ fn encode_body<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], inf: u32, b: u32, codes
     }
 }
 
-/// Twin of `szx_encode`.
 /// Twin of `szx_encode8` (float32 blocks of 128 with teams of 8 lanes): the same
-/// outputs as `szx_encode`, so the same function.
+/// outputs as `szx_encode` for the blocks it covers. It does not walk: a workgroup
+/// codes one round of WG / 8 blocks, so a dispatch of `groups` workgroups covers the
+/// first `groups * WG / 8` blocks and leaves the rest of its outputs untouched.
 pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    szx_encode::<f32>(p, b, groups)
+    let k = crate::kernels::Kernel::SzxEncode8;
+    let teams = crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1);
+    let nb = (<f32 as SzxFloat>::params(p)?.nblocks as u64).min(groups as u64 * teams as u64) as usize;
+    encode_blocks::<f32>(p, b, nb)
 }
 
+/// Twin of `szx_encode`: its teams walk the blocks, so any dispatch covers them all.
 pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let nb = team_blocks(F::params(p)?.nblocks, groups);
+    encode_blocks::<F>(p, b, nb)
+}
+
+/// The first `nb` blocks of `szx_encode` / `szx_encode8`.
+fn encode_blocks<F: SzxFloat>(p: &[u8], b: &mut Bindings, nb: usize) -> Result<()> {
     let p = F::params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "szx_encode.data_f")?;
-    let nb = team_blocks(p.nblocks, groups);
     need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
     let [info, refs, cost, slots] = &mut b.rw[..] else {
         return Err(Error::Device("szx_encode: bindings".into()));
