@@ -11,7 +11,7 @@ use crate::recording::{BufId, BufSlice, Command, Recording};
 use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 /// How to pick the adapter.
@@ -160,8 +160,44 @@ fn shared_instance() -> (wgpu::Backends, Vec<wgpu::Adapter>) {
 /// this lock the other threads wait here, without a limit, instead.
 static GL_SERIAL: Mutex<()> = Mutex::new(());
 
-fn gl_serial(gl: bool) -> Option<std::sync::MutexGuard<'static, ()>> {
-    gl.then(|| GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+/// Held shared by every call of a backend of another API (Vulkan, Metal, DX12) into
+/// wgpu, and exclusively while a device is created or destroyed: NVIDIA's Vulkan driver
+/// (580.x, H100, round 29) deadlocked in `vkDestroyDevice` of one device while other
+/// threads of the process submitted work or created pipelines on their own devices
+/// (the three waiting in the driver's lock, the destroying thread waiting on one of the
+/// driver's threads): `tests/faults.rs` with 8 test threads hung in 2 of 8 runs
+/// (`docs/results/h100-r29b*`), never with its tests one at a time. Creating and
+/// dropping devices is rare, so the exclusive hold costs nothing measurable; the shared
+/// one is an uncontended read lock per call.
+static DEVICE_LIFE: RwLock<()> = RwLock::new(());
+
+/// What a call into wgpu holds: GL_SERIAL on GL, DEVICE_LIFE shared elsewhere.
+enum CallGuard {
+    Gl(#[allow(dead_code)] MutexGuard<'static, ()>),
+    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+}
+
+fn call_guard(gl: bool) -> CallGuard {
+    if gl {
+        CallGuard::Gl(GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+    } else {
+        CallGuard::Shared(DEVICE_LIFE.read().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// What creating or destroying a device holds: GL_SERIAL on GL (as every GL call),
+/// DEVICE_LIFE exclusively elsewhere (no other thread is inside a driver call).
+enum LifeGuard {
+    Gl(#[allow(dead_code)] MutexGuard<'static, ()>),
+    Exclusive(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
+}
+
+fn life_guard(gl: bool) -> LifeGuard {
+    if gl {
+        LifeGuard::Gl(GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+    } else {
+        LifeGuard::Exclusive(DEVICE_LIFE.write().unwrap_or_else(|p| p.into_inner()))
+    }
 }
 
 impl WgpuBackend {
@@ -204,7 +240,7 @@ impl WgpuBackend {
         let features = wanted_features & af;
         let limits = adapter.limits();
         let gl = ainfo.backend == wgpu::Backend::Gl;
-        let _gl = gl_serial(gl);
+        let _life = life_guard(gl);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("fzwgpu"),
             required_features: features,
@@ -385,6 +421,7 @@ impl WgpuBackend {
     /// Destroy the device, as a driver reset would (tests: every later call must
     /// return `Error::Device`).
     pub fn destroy_device(&self) {
+        let _life = life_guard(self.gl);
         self.device.destroy();
     }
 
@@ -732,7 +769,7 @@ impl WgpuBackend {
 /// 28). Resources first, then the queue and the device.
 impl Drop for WgpuBackend {
     fn drop(&mut self) {
-        let _gl = gl_serial(self.gl);
+        let _life = life_guard(self.gl);
         self.ts = None;
         fn inner<T: Default>(m: &mut Mutex<T>) -> T {
             std::mem::take(m.get_mut().unwrap_or_else(|p| p.into_inner()))
@@ -757,7 +794,7 @@ impl Backend for WgpuBackend {
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         let cap = size_class(bytes);
         let mut slab = self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))?;
         let buf = match slab.take_idle(cap) {
@@ -795,7 +832,7 @@ impl Backend for WgpuBackend {
     }
 
     fn release_buffer(&self, id: BufId) {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         if let Ok(mut slab) = self.slab.lock() {
             if let Some((b, cap)) = slab.remove(id) {
                 // idle buffers are kept for reuse within the pool's budget (an
@@ -814,7 +851,7 @@ impl Backend for WgpuBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         let b = self.get_buf(id)?;
         let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
         if end > b.size() || !offset.is_multiple_of(4) {
@@ -839,7 +876,7 @@ impl Backend for WgpuBackend {
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         self.check_alive()?;
         validate_recording(self, rec)?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -989,7 +1026,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
@@ -1003,7 +1040,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -1011,7 +1048,7 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
@@ -1021,7 +1058,7 @@ impl Backend for WgpuBackend {
     }
 
     fn trim_pool(&self) {
-        let _gl = gl_serial(self.gl);
+        let _call = call_guard(self.gl);
         self.trim_idle();
     }
 }
