@@ -76,6 +76,11 @@ const VARS: &[(&str, Accepts, &str)] = &[
         Accepts::Choice(ON_OFF),
         "3-D fused chain inverse with x-y sums of every plane in one pass (chain_decode_planes): on wherever it fits, off never",
     ),
+    (
+        "FZWGPU_DECODE_1D",
+        Accepts::Choice(ON_OFF),
+        "1-D chain inverses by chain_decode_1d (on) or the walking chain_decode (off); default per backend (measurements)",
+    ),
     ("FZWGPU_CHAIN_WALK", Accepts::Positive, "rows walked per chain_encode invocation (measurements)"),
     ("FZWGPU_ENCODE_GROUPS", Accepts::Index, "szx_encode's workgroup cap, 0 for none: one team per block (measurements)"),
     ("FZWGPU_SZX_TEAM8", Accepts::Choice(ON_OFF), "szx_encode8 for float32 blocks of 128 (default on; off: szx_encode)"),

@@ -5,10 +5,8 @@
 # 1. suite.sh on main: round 29 changed how every call of the wgpu backend locks
 #    (DEVICE_LIFE, held shared; exclusively to create or destroy a device) and
 #    szx_encode8's dispatch (no walk); the whole output of a failing binary in $OUT
-# 2. if the card is an H200: the 2-D and tiled szx rows of PERFORMANCE.md's table
-#    (r26 figures are from the walking encoder), both backends
-# 3. szx_encode8's per-dispatch time through both backends (was 0.92 / 1.17 ms per GiB
-#    on the H100, r28a)
+# 2. if the card is an H200: the 2-D rows and the tiled szx row of PERFORMANCE.md's
+#    table (its szx figures are from the walking encoder), both backends
 source .device/setup.sh
 SUITE_LEFT=380 bash .device/suite.sh 2>&1 | tail -60
 T0=$(date +%s) # suite.sh ran in its own shell: the guards below count from here
@@ -18,8 +16,3 @@ if nvidia-smi -L 2>/dev/null | grep -q H200; then
     bench_line r30a 150 fzwgpu $be "--size 256M --fields tiled" tiled szx
   done
 fi
-for be in cuda wgpu; do
-  left 200 || break
-  FZWGPU_PROFILE=1 timeout 50 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --presets szx --reps 1 --warmup 0 --replays 5 > /tmp/prof.log 2>&1
-  echo "== profile $be szx 2-D"; python3 .device/profile-summary.py /tmp/prof.log 2>&1 | grep -A14 "submissions of [0-9]* dispatches (5" | head -20
-done

@@ -74,9 +74,10 @@ impl BackendInfo {
     /// (H200 round 23: CUDA 1-D decompression +7-10%, while through Vulkan
     /// `chain_decode_1d` decompressed `szp_centered` at 595 against 948 GB/s) and on
     /// software adapters (lavapipe, round 24: 1-D chain decompression 2.0-3.5x,
-    /// `docs/results/lavapipe-r24-decode1d-ab.log`).
+    /// `docs/results/lavapipe-r24-decode1d-ab.log`). `FZWGPU_DECODE_1D=on|off` overrides
+    /// it (measurements: the two forms apart from the other `COALESCE` variants).
     pub fn decode_1d(&self) -> bool {
-        self.coalesce || self.software
+        crate::envcfg::switch("FZWGPU_DECODE_1D").ok().flatten().unwrap_or(self.coalesce || self.software)
     }
 }
 
