@@ -60,6 +60,10 @@ done
 # the variants' builds leave target/ as the last one's: build main again, so that
 # target/release/fzwgpu is main's (local runs after the kit use it)
 cargo build --release 2>&1 | tail -1
+# the unstripped binaries stay here (target/kit-unstripped/, replaced by the next kit),
+# for resolve-stacks.py on a hung binary's eu-stack output
+rm -rf target/kit-unstripped && mkdir -p target/kit-unstripped && cp "$stage"/* target/kit-unstripped/
+git rev-parse --short HEAD > target/kit-unstripped/KIT_COMMIT
 strip "$stage"/*
 chmod -R u+w .device 2>/dev/null || true; rm -rf .device && mkdir -p .device
 cp -r ../shared/device/* .device/

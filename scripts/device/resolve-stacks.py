@@ -2,8 +2,8 @@
 """Resolve the test binary's frames in eu-stack output (setup.sh's `watched` prints it
 for a hung binary; the kit's binaries are stripped). Usage:
   python3 scripts/device/resolve-stacks.py LOG UNSTRIPPED-BINARY > resolved.txt
-UNSTRIPPED-BINARY: the same build as the kit's (kit.sh copies target/release/deps/<test>-<hash>
-built with --features cuda; `cmp` a stripped copy with the kit's to be sure). Each
+UNSTRIPPED-BINARY: the same build as the kit's: kit.sh keeps the unstripped binaries in
+target/kit-unstripped/ (with the kit's commit) until the next kit. Each
 process block (a "PID n - process" line) gets its load base from its main thread's
 _start frame (the frame after __libc_start_main); frames of other objects stay as
 they are. Needs addr2line (binutils) and nm."""
