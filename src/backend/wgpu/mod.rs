@@ -171,33 +171,29 @@ static GL_SERIAL: Mutex<()> = Mutex::new(());
 /// one is an uncontended read lock per call.
 static DEVICE_LIFE: RwLock<()> = RwLock::new(());
 
-/// What a call into wgpu holds: GL_SERIAL on GL, DEVICE_LIFE shared elsewhere.
-enum CallGuard {
+/// A held lock: GL_SERIAL on GL, else a hold of DEVICE_LIFE (shared or exclusive).
+enum Held<G> {
     Gl(#[allow(dead_code)] MutexGuard<'static, ()>),
-    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+    Other(#[allow(dead_code)] G),
 }
 
-fn call_guard(gl: bool) -> CallGuard {
+fn hold<G>(gl: bool, other: impl FnOnce() -> G) -> Held<G> {
     if gl {
-        CallGuard::Gl(GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+        Held::Gl(GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
     } else {
-        CallGuard::Shared(DEVICE_LIFE.read().unwrap_or_else(|p| p.into_inner()))
+        Held::Other(other())
     }
+}
+
+/// What a call into wgpu holds: GL_SERIAL on GL, DEVICE_LIFE shared elsewhere.
+fn call_guard(gl: bool) -> Held<RwLockReadGuard<'static, ()>> {
+    hold(gl, || DEVICE_LIFE.read().unwrap_or_else(|p| p.into_inner()))
 }
 
 /// What creating or destroying a device holds: GL_SERIAL on GL (as every GL call),
 /// DEVICE_LIFE exclusively elsewhere (no other thread is inside a driver call).
-enum LifeGuard {
-    Gl(#[allow(dead_code)] MutexGuard<'static, ()>),
-    Exclusive(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
-}
-
-fn life_guard(gl: bool) -> LifeGuard {
-    if gl {
-        LifeGuard::Gl(GL_SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
-    } else {
-        LifeGuard::Exclusive(DEVICE_LIFE.write().unwrap_or_else(|p| p.into_inner()))
-    }
+fn life_guard(gl: bool) -> Held<RwLockWriteGuard<'static, ()>> {
+    hold(gl, || DEVICE_LIFE.write().unwrap_or_else(|p| p.into_inner()))
 }
 
 impl WgpuBackend {
