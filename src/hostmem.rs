@@ -16,6 +16,38 @@ use rayon::prelude::*;
 /// Pieces handed to the threads.
 const PIECE: usize = 1 << 20;
 
+/// Runs `op`, and the parallel work inside it, on fzwgpu's own rayon pool, never on the
+/// caller's: for parallel work done while holding a lock that other calls into the same
+/// backend take (the cpu backend's kernels under its buffer table, the staged copies
+/// of the GPU backends under their queue and staging locks). A rayon worker that waits
+/// for parallel work runs other queued tasks of its pool meanwhile; on the caller's
+/// pool one of those could be the caller's next compression through the same backend,
+/// which would then wait on a lock its own thread holds (compressions from rayon tasks
+/// through one cpu backend hung in 2 of 4 runs, round 29,
+/// `compressions_from_rayon_tasks_share_one_backend`). This pool's workers run only
+/// such work, which takes no backend lock. A caller that is itself a worker of another
+/// pool waits on a helper thread instead, so that it runs nothing else while waiting;
+/// inside this pool `op` runs in place. The pool has rayon's default size (the global
+/// pool's, `RAYON_NUM_THREADS` or one thread per core); if it cannot be built, `op`
+/// runs on a helper thread outside any pool, where rayon's global pool serves it.
+pub(crate) fn isolated<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    let pool = POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().thread_name(|i| format!("fzwgpu-host-{i}")).build().ok());
+    let on_worker = rayon::current_thread_index().is_some();
+    match pool {
+        Some(pool) if !on_worker || pool.current_thread_index().is_some() => pool.install(op),
+        Some(pool) => on_helper(|| pool.install(op)),
+        None if on_worker => on_helper(op),
+        None => op(),
+    }
+}
+
+/// `op` on a new thread, the caller blocked (not stealing work) until it ends; a panic
+/// in `op` is resumed on the caller.
+fn on_helper<R: Send>(op: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| s.spawn(op).join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+}
+
 /// `n` zero bytes, or `Error::OutOfMemory` (never an abort). The memory is not touched
 /// here: large allocations come from the OS as untouched zero pages.
 pub fn zeroed(n: usize) -> Result<Vec<u8>> {
@@ -66,7 +98,7 @@ pub fn par_copy(dst: &mut [u8], src: &[u8]) {
         dst.copy_from_slice(src);
         return;
     }
-    dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).for_each(|(d, s)| d.copy_from_slice(s));
+    isolated(|| dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).for_each(|(d, s)| d.copy_from_slice(s)));
 }
 
 /// `par_copy` that also returns the CRC-32/IEEE of the bytes copied: each thread hashes
@@ -82,7 +114,9 @@ pub fn par_copy_crc(dst: &mut [u8], src: &[u8]) -> u32 {
     if src.len() < 4 * PIECE {
         return copy_hash(dst, src).finalize();
     }
-    dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).map(|(d, s)| copy_hash(d, s)).reduce_with(combined).map_or(0, |h| h.finalize())
+    isolated(|| {
+        dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).map(|(d, s)| copy_hash(d, s)).reduce_with(combined).map_or(0, |h| h.finalize())
+    })
 }
 
 /// `a` followed by `b` (rayon's `reduce_with` keeps the pieces in order).
@@ -106,14 +140,16 @@ pub fn crc32(b: &[u8]) -> u32 {
     if b.len() < 4 * PIECE {
         return crc32fast::hash(b);
     }
-    b.par_chunks(4 * PIECE)
-        .map(|c| {
-            let mut h = crc32fast::Hasher::new();
-            h.update(c);
-            h
-        })
-        .reduce_with(combined)
-        .map_or(0, |h| h.finalize())
+    isolated(|| {
+        b.par_chunks(4 * PIECE)
+            .map(|c| {
+                let mut h = crc32fast::Hasher::new();
+                h.update(c);
+                h
+            })
+            .reduce_with(combined)
+            .map_or(0, |h| h.finalize())
+    })
 }
 
 /// How many bytes of `b` are zero: eight at a time (a word's nonzero bytes marked by

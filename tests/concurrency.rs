@@ -125,3 +125,32 @@ fn backends_come_and_go_beside_a_long_job() {
     long.join().expect("the long job's thread panicked");
     eprintln!("{opened} backends opened and dropped beside the long job");
 }
+
+/// Compressions run from rayon tasks, many at once, through one shared backend. A rayon
+/// worker that waits inside a parallel host copy (the staged upload's, holding the
+/// backend's queue lock) runs other queued tasks meanwhile; if one of those called
+/// into the same backend, it would wait on a lock its own thread holds. Each field is
+/// past the 4 MiB from which host copies run in parallel.
+#[test]
+fn compressions_from_rayon_tasks_share_one_backend() {
+    use rayon::prelude::*;
+    let n = 3usize << 20; // 12 MiB of float32
+    for be in [gpu(), cpu()] {
+        let results: Vec<(usize, usize)> = (0..12usize)
+            .into_par_iter()
+            .map(|k| {
+                let v: Vec<f32> = (0..n).map(|i| ((i + 977 * k) as f32 * 0.0007).sin() * 50.0).collect();
+                let f = Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap();
+                let mut p = Pipeline::from_preset(PRESETS[k % 3]).unwrap();
+                p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+                let c = p.compress(be.as_ref(), &f).unwrap();
+                let d = fzwgpu::decompress(be.as_ref(), &c.bytes, &Default::default()).unwrap();
+                (k, check_f32(&v, &f32_from(&d.field.bytes), c.report.bounds[0].1).1)
+            })
+            .collect();
+        assert_eq!(results.len(), 12);
+        for (k, bad) in results {
+            assert_eq!(bad, 0, "{}: task {k}", be.info().adapter);
+        }
+    }
+}

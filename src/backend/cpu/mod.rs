@@ -173,6 +173,33 @@ impl CpuBackend {
         self.slab.lock().map_err(|_| Error::Device("cpu backend state poisoned by an earlier panic".into()))
     }
 
+    /// A recording's commands, in order, on the buffer table.
+    fn run_commands(slab: &mut Slab, rec: &Recording) -> Result<()> {
+        for cmd in &rec.commands {
+            match cmd {
+                Command::Dispatch { kernel, f64, params, bindings, groups } => {
+                    Self::run_dispatch(slab, *kernel, *f64, params, bindings, *groups)?;
+                }
+                Command::Clear { dst } => {
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
+                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].fill(0);
+                }
+                Command::Copy { src, dst } => {
+                    let data = {
+                        let v = slab.bufs[src.buf.0 as usize].as_ref().ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
+                        let bytes: &[u8] = bytemuck::cast_slice(v);
+                        bytes[src.offset as usize..(src.offset + src.size) as usize].to_vec()
+                    };
+                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
+                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
+                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].copy_from_slice(&data);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn run_dispatch(slab: &mut Slab, kernel: Kernel, f64: bool, params: &[u8], bindings: &[BufSlice], groups: u32) -> Result<()> {
         let refl = kernels::reflect(kernel, Variant { f64, subgroup: false, coalesce: false })?;
         let kinds: Vec<BindKind> = refl.bindings.iter().copied().filter(|k| *k != BindKind::Uniform).collect();
@@ -300,31 +327,14 @@ impl Backend for CpuBackend {
     fn submit(&self, rec: &Recording) -> Result<Submission> {
         validate_recording(self, rec)?;
         let t0 = Instant::now();
-        let mut slab = self.lock()?;
-        for cmd in &rec.commands {
-            match cmd {
-                Command::Dispatch { kernel, f64, params, bindings, groups } => {
-                    Self::run_dispatch(&mut slab, *kernel, *f64, params, bindings, *groups)?;
-                }
-                Command::Clear { dst } => {
-                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("clear of dead buffer".into()))?;
-                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].fill(0);
-                }
-                Command::Copy { src, dst } => {
-                    let data = {
-                        let v = slab.bufs[src.buf.0 as usize].as_ref().ok_or_else(|| Error::Device("copy from dead buffer".into()))?;
-                        let bytes: &[u8] = bytemuck::cast_slice(v);
-                        bytes[src.offset as usize..(src.offset + src.size) as usize].to_vec()
-                    };
-                    let v = slab.bufs[dst.buf.0 as usize].as_mut().ok_or_else(|| Error::Device("copy to dead buffer".into()))?;
-                    let bytes: &mut [u8] = bytemuck::cast_slice_mut(v.as_mut_slice());
-                    bytes[dst.offset as usize..(dst.offset + dst.size) as usize].copy_from_slice(&data);
-                }
-            }
-        }
+        let mut guard = self.lock()?;
+        // the kernels' parallel work runs on fzwgpu's own pool while the buffer table is
+        // held (hostmem::isolated: a caller's rayon worker must not run the caller's
+        // other tasks meanwhile, which may call into this backend)
+        let slab: &mut Slab = &mut guard;
+        crate::hostmem::isolated(|| Self::run_commands(slab, rec))?;
         let kernel_seconds = Some(t0.elapsed().as_secs_f64());
-        drop(slab);
+        drop(guard);
         let readbacks = self.read_buffers(&rec.readbacks)?;
         Ok(Submission { readbacks, kernel_seconds })
     }

@@ -1108,9 +1108,12 @@ fn par_write(dst: wgpu::WriteOnly<'_, [u8]>, src: &[u8]) {
     let (whole, mut rest) = dst.into_chunks::<PIECE>();
     let pieces: Vec<wgpu::WriteOnly<'_, [u8; PIECE]>> = whole.into_iter().collect();
     let split = pieces.len() * PIECE;
-    pieces.into_par_iter().zip(src[..split].par_chunks(PIECE)).for_each(|(d, s)| {
-        let mut d: wgpu::WriteOnly<'_, [u8]> = d.into();
-        d.copy_from_slice(s);
+    // (under the backend's queue and staging locks: on fzwgpu's own pool, hostmem::isolated)
+    crate::hostmem::isolated(|| {
+        pieces.into_par_iter().zip(src[..split].par_chunks(PIECE)).for_each(|(d, s)| {
+            let mut d: wgpu::WriteOnly<'_, [u8]> = d.into();
+            d.copy_from_slice(s);
+        })
     });
     rest.copy_from_slice(&src[split..]);
 }
