@@ -28,8 +28,9 @@ const PIECE: usize = 1 << 20;
 /// such work, which takes no backend lock. A caller that is itself a worker of another
 /// pool waits on a helper thread instead, so that it runs nothing else while waiting;
 /// inside this pool `op` runs in place. The pool has rayon's default size (the global
-/// pool's, `RAYON_NUM_THREADS` or one thread per core); if it cannot be built, `op`
-/// runs on a helper thread outside any pool, where rayon's global pool serves it.
+/// pool's, `RAYON_NUM_THREADS` or one thread per core). If it cannot be built (the OS
+/// refused its threads), `op` runs outside any pool and rayon's global pool serves its
+/// parallel work, as before round 29, without that guarantee.
 pub(crate) fn isolated<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
     let pool = POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().thread_name(|i| format!("fzwgpu-host-{i}")).build().ok());

@@ -66,7 +66,7 @@ struct Timestamps {
 /// A wgpu device and queue with cached pipelines and pooled buffers.
 pub struct WgpuBackend {
     info: BackendInfo,
-    /// Dropped by `Drop for WgpuBackend` (under GL_SERIAL on GL), after every resource.
+    /// Dropped by `Drop for WgpuBackend` (under `life_guard`), after every resource.
     device: std::mem::ManuallyDrop<wgpu::Device>,
     queue: std::mem::ManuallyDrop<wgpu::Queue>,
     pipes: Mutex<HashMap<(Kernel, Variant), Arc<Pipe>>>,
@@ -757,12 +757,13 @@ impl WgpuBackend {
     }
 }
 
-/// A GL backend's resources and device are released under GL_SERIAL, as every other
-/// call into wgpu is: dropping the device locks the instance's one EGL context (its
-/// validation pipelines are destroyed), and beside another thread's long GL job wgpu's
-/// 6 s limit on that lock panicked ("Could not lock adapter context", test
-/// `backends_come_and_go_beside_a_long_job` through GL in a fresh-clone CI run, round
-/// 28). Resources first, then the queue and the device.
+/// The backend's resources and device are released under `life_guard`: on GL the
+/// GL_SERIAL every other call holds (dropping the device locks the instance's one EGL
+/// context, and beside another thread's long GL job wgpu's 6 s limit on that lock
+/// panicked, "Could not lock adapter context", test `backends_come_and_go_beside_a_long_job`
+/// in a fresh-clone CI run, round 28); elsewhere DEVICE_LIFE exclusively (NVIDIA's
+/// Vulkan driver deadlocked in `vkDestroyDevice` beside other threads' calls, round 29).
+/// Resources first, then the queue and the device.
 impl Drop for WgpuBackend {
     fn drop(&mut self) {
         let _life = life_guard(self.gl);
