@@ -11,10 +11,13 @@
 // tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head
 // is added and the codes are dequantized straight into `out` (float32: 16-byte
 // stores; the out window is padded to 16 bytes, and the values past n that land in
-// the padding are not part of the output). The COALESCE variant (float32; the CUDA
-// backend's, measured in docs/performance-history.md, round 6) stores the values through workgroup
-// memory, 32 consecutive words per group of 32 invocations at a time; same output,
-// padding included. Outliers are patched afterwards by quant_patch. Preconditions
+// the padding are not part of the output). With subgroups (float32, not COALESCE or
+// RAGGED) the stores go by quads (QUAD_STORES, below): 64-byte pieces per store
+// instruction instead of 16-byte ones 128 bytes apart (round 30: Vulkan 2-D
+// decompression 1.9x). The COALESCE variant (float32; the CUDA backend's for
+// chain_decode_1d and chain_decode_ragged, measured in docs/performance-history.md,
+// round 6) stores the values through workgroup memory, 32 consecutive words per group
+// of 32 invocations at a time; same output, padding included. Outliers are patched afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
 // 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
 // rows: each invocation reads its own 32 codes). chain_decode_ragged (this file with
@@ -395,6 +398,83 @@ fn store4(i: u32, c: vec4<u32>) {
 #endif
 #endif
 
+#ifdef QUAD_STORES
+// QUAD_STORES (float32 with subgroups, not COALESCE or RAGGED): the four invocations of
+// each quad (consecutive subgroup lanes) transpose their values by xor shuffles, so that
+// each store instruction writes whole 64-byte pieces (four lanes, 16 bytes each, side by
+// side) instead of one 16-byte piece per lane 128 bytes from its neighbours'. Every
+// invocation of the quad calls it (the shuffles); `on` says whether its own 32 values
+// are stored. Same stores as store32: a 16-byte piece goes out when its first index is
+// below n (the out window is padded to 16 bytes).
+struct Pair {
+    a: vec4<u32>,
+    b: vec4<u32>,
+}
+
+// One exchange of the transpose between lanes j and j ^ m: a = e[k], b = e[k ^ m] (k's
+// bit m clear); the lower lane keeps a and takes its partner's a into b, the upper one
+// keeps b and takes its partner's b into a.
+fn qx(a: vec4<u32>, b: vec4<u32>, m: u32, upper: bool) -> Pair {
+    let t = select(b, a, upper);
+    let g = vec4<u32>(subgroupShuffleXor(t.x, m), subgroupShuffleXor(t.y, m), subgroupShuffleXor(t.z, m), subgroupShuffleXor(t.w, m));
+    return Pair(select(a, g, upper), select(g, b, upper));
+}
+
+struct Quad {
+    e0: vec4<u32>,
+    e1: vec4<u32>,
+    e2: vec4<u32>,
+    e3: vec4<u32>,
+}
+
+// Lane j holds row j (e0..e3) of a 4x4 matrix of vec4s; returns column j (element q:
+// lane q's e_j).
+fn qt(e0: vec4<u32>, e1: vec4<u32>, e2: vec4<u32>, e3: vec4<u32>, j: u32) -> Quad {
+    let u2 = (j & 2u) != 0u;
+    let p02 = qx(e0, e2, 2u, u2);
+    let p13 = qx(e1, e3, 2u, u2);
+    let u1 = (j & 1u) != 0u;
+    let p01 = qx(p02.a, p13.a, 1u, u1);
+    let p23 = qx(p02.b, p13.b, 1u, u1);
+    return Quad(p01.a, p01.b, p23.a, p23.b);
+}
+
+fn qput(at: u32, piece: u32, v: vec4<u32>) {
+    if (at != 0xffffffffu && at + 4u * piece < P.n) {
+        out[at / 4u + piece] = v;
+    }
+}
+
+fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
+    let j = lane & 3u;
+    let q0 = lane - j;
+    let a = qt(dqw4(c.v0), dqw4(c.v1), dqw4(c.v2), dqw4(c.v3), j);
+    let b = qt(dqw4(c.v4), dqw4(c.v5), dqw4(c.v6), dqw4(c.v7), j);
+    // the first index of each quad lane's values (none where it stores nothing)
+    let at = select(0xffffffffu, i, on);
+    let at0 = subgroupShuffle(at, q0);
+    let at1 = subgroupShuffle(at, q0 + 1u);
+    let at2 = subgroupShuffle(at, q0 + 2u);
+    let at3 = subgroupShuffle(at, q0 + 3u);
+    qput(at0, j, a.e0);
+    qput(at0, 4u + j, b.e0);
+    qput(at1, j, a.e1);
+    qput(at1, 4u + j, b.e1);
+    qput(at2, j, a.e2);
+    qput(at2, 4u + j, b.e2);
+    qput(at3, j, a.e3);
+    qput(at3, 4u + j, b.e3);
+}
+#else
+#ifndef COALESCE
+fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
+    if (on) {
+        store32(i, c);
+    }
+}
+#endif
+#endif
+
 // invocation totals for the tile-row scans through workgroup memory (by step parity)
 var<workgroup> s_tot: array<u32, 2u * WG>;
 
@@ -523,14 +603,14 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
 #endif
         store_rows(lid);
 #else
-        if (on) {
 #ifdef RAGGED
 #ifdef F64
+        if (on) {
             st_end = i + rg_valid;
-#endif
-#endif
-            store32(i, v32_add(prefix32(col, before), v32_splat(head)));
         }
+#endif
+#endif
+        store_unit(i, on, v32_add(prefix32(col, before), v32_splat(head)), SG_ARGS);
 #endif
     }
 }

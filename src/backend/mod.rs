@@ -71,13 +71,15 @@ pub struct BackendInfo {
 impl BackendInfo {
     /// Whether 1-D chain inverses run `chain_decode_1d` rather than the walking
     /// `chain_decode` (`kernels::chain::decode_kernel`): with the CUDA-tuned variants
-    /// (H200 round 23: CUDA 1-D decompression +7-10%, while through Vulkan
-    /// `chain_decode_1d` decompressed `szp_centered` at 595 against 948 GB/s) and on
-    /// software adapters (lavapipe, round 24: 1-D chain decompression 2.0-3.5x,
-    /// `docs/results/lavapipe-r24-decode1d-ab.log`). `FZWGPU_DECODE_1D=on|off` overrides
-    /// it (measurements: the two forms apart from the other `COALESCE` variants).
+    /// (H200 round 23: CUDA 1-D decompression +7-10%), with subgroups, where both forms
+    /// store by quads (`Kernel::has_quad_stores`; H100 round 30 through Vulkan: 1-D
+    /// `szp_composed` 1492 against 1343 GB/s, `szp_centered` 1649 against 1518; with
+    /// 16-byte stores 128 bytes apart the 1-D form had lost, 779 / 451 against 863 /
+    /// 799), and on software adapters (lavapipe, round 24: 1-D chain decompression
+    /// 2.0-3.5x, `docs/results/lavapipe-r24-decode1d-ab.log`). `FZWGPU_DECODE_1D=on|off`
+    /// overrides it (measurements: the two forms apart from the other variants).
     pub fn decode_1d(&self) -> bool {
-        crate::envcfg::switch("FZWGPU_DECODE_1D").ok().flatten().unwrap_or(self.coalesce || self.software)
+        crate::envcfg::switch("FZWGPU_DECODE_1D").ok().flatten().unwrap_or(self.coalesce || self.subgroups || self.software)
     }
 }
 

@@ -286,9 +286,22 @@ impl Kernel {
     }
 
     /// Whether the kernel has a CUDA-tuned variant (`#ifdef COALESCE`, float32 only:
-    /// `Variant::coalesce`).
+    /// `Variant::coalesce`). `chain_decode` (the walking form) has none since round 30:
+    /// its quad stores beat its workgroup-memory stores through CUDA too.
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
+        matches!(self, Kernel::ChainEncode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
+    }
+
+    /// Whether the kernel's float32 subgroup variant without `COALESCE` stores by quads
+    /// (`QUAD_STORES` in shaders/chain/decode.wgsl): each quad of lanes transposes its
+    /// values with xor shuffles, so a store instruction writes 64-byte pieces, not
+    /// 16-byte ones 128 bytes apart. H100, round 30 (`docs/results/h100-r30c.log`),
+    /// decompression GB/s through Vulkan: 2-D `szp_composed` 793 -> 1600, `szp_centered`
+    /// 749 -> 1402; 1-D 863 / 799 -> 1492 / 1649 (with `chain_decode_1d`); the tiled
+    /// field 463 / 417 -> 469 / 423. Through CUDA: 2-D 1260 / 1169 (`COALESCE`) ->
+    /// 1558 / 1402, tiled (`chain_decode_planes`) 443 / 405 -> 475 / 436.
+    pub fn has_quad_stores(self) -> bool {
+        matches!(self, Kernel::ChainDecode | Kernel::ChainDecode1d | Kernel::ChainDecodePlanes)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -345,8 +358,11 @@ pub struct Variant {
     /// The CUDA-tuned variants (`COALESCE`), chosen per backend from H200
     /// measurements: the CUDA backend's default, off through Vulkan, where the same code
     /// ran slower (PERFORMANCE.md); `FZWGPU_COALESCE=0|1` overrides.
-    /// - `chain_decode`, float32: codes read by independent loads and values stored
-    ///   through workgroup memory, coalesced (CUDA +26-88%, Vulkan 24-43% slower).
+    /// - `chain_decode_1d`, float32: values stored through workgroup memory, coalesced
+    ///   (the walking `chain_decode` had it too until round 30, when its quad stores,
+    ///   `Kernel::has_quad_stores`, beat it through CUDA by 20-24% on the 2-D field;
+    ///   round 6 had measured CUDA +26-88%, Vulkan 24-43% slower, against 16-byte
+    ///   stores 128 bytes apart).
     /// - `chain_decode_ragged`, float32: values stored through workgroup memory
     ///   (CUDA 818 against 783 GB/s without); without it aligned 16-byte pieces with
     ///   component stores at the rows' ends (Vulkan 740 against 485, round 19).
@@ -355,9 +371,8 @@ pub struct Variant {
     /// - `chain_encode` (the 2-D form), float32: the walk's previous step kept in
     ///   workgroup memory, not registers (CUDA 842 / 743 -> 926 / 768 GB/s on the
     ///   1 GiB 2-D field; Vulkan 892 / 709 -> 644 / 572; round 24).
-    /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%),
-    ///   without it the walking `chain_decode` (Vulkan: `chain_decode_1d` ran
-    ///   `szp_centered` at 595 against 948 GB/s; round 23), except on software
+    /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%,
+    ///   round 23), as they do wherever subgroups give it quad stores and on software
     ///   adapters (`BackendInfo::decode_1d`, `kernels::chain::decode_kernel`).
     ///
     /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran
@@ -454,6 +469,9 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     let mut defs: Vec<&str> =
         [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
     defs.extend(kernel.defines());
+    if v.subgroup && !v.f64 && !v.coalesce && kernel.has_quad_stores() {
+        defs.push("QUAD_STORES");
+    }
     // a file that holds several kernels (forms chosen by `Kernel::defines`) names its
     // entry point KERNEL_ENTRY: it is the kernel's own name (checked by `reflect`)
     Ok(preprocess(kernel.file(), &defs)?.replace("KERNEL_ENTRY", kernel.name()))
