@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in round 29 for the next call (not yet run). Kit: main (bash
+# Prepared in round 29, run in round 30 on an H100 (docs/results/h100-r30a.log). Kit: main (bash
 # scripts/device/kit.sh, then cp scripts/device/profile-summary.py .device/).
 # Runs on whatever card comes; say which.
 # 1. suite.sh on main: round 29 changed how every call of the wgpu backend locks

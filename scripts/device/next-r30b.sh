@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in round 29 (not yet run). Kit: main, with profile-summary.py copied in.
+# Prepared in round 29, run in round 30 on an H100 (docs/results/h100-r30b*). Kit: main, with profile-summary.py copied in.
 # 1. Why Vulkan's chain_decode_1d loses to the walking chain_decode on 1-D fields
 #    (H200 round 23: szp_centered 595 against 948 GB/s; PERFORMANCE.md Next steps 4):
 #    FZWGPU_DECODE_1D=on against off (new in round 29; before, the 1-D decoder came

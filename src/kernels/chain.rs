@@ -85,10 +85,12 @@ fn tiles_unfit(l: &LorenzoParams) -> Option<String> {
 /// `chain_decode_ragged` where [`decode_ragged`]; for 1-D fields `chain_decode_1d` (no
 /// walk over tile rows, no column sums: it does nothing when dispatched with ny > 1)
 /// where `one_d` (the backend's `BackendInfo::decode_1d`: the CUDA-tuned variants, H200
-/// round 23, CUDA 1-D decompression +7-10%; software adapters, lavapipe 2.0-3.5x),
-/// otherwise the walking `chain_decode`, whose walk is one step in 1-D (through the
-/// H200's Vulkan driver `chain_decode_1d` decompressed `szp_centered` at 595 against
-/// 948 GB/s, `docs/results/h200-r23b.log`); 2-D fields `chain_decode`.
+/// round 23, CUDA 1-D decompression +7-10%; subgroups, where both forms store by quads,
+/// H100 round 30 through Vulkan +9-11%; software adapters, lavapipe 2.0-3.5x),
+/// otherwise the walking `chain_decode`, whose walk is one step in 1-D (with 16-byte
+/// stores 128 bytes apart the H200's Vulkan driver ran `chain_decode_1d` on
+/// `szp_centered` at 595 against 948 GB/s, `docs/results/h200-r23b.log`); 2-D fields
+/// `chain_decode`.
 pub fn decode_kernel(l: &LorenzoParams, one_d: bool) -> super::Kernel {
     if decode_ragged(l) {
         super::Kernel::ChainDecodeRagged
