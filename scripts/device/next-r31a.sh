@@ -9,6 +9,7 @@
 # 2. the table's chain rows (2-D, 1-D, tiled 3-D), both backends: on an H200 these are
 #    the rows PERFORMANCE.md's table quotes (its chain decompression figures predate
 #    the quad stores)
+#    and CUDA's chain_decode_1d with quad stores instead of COALESCE
 # 3. b: the quad stores for rows that are not whole units of 32 (chain_decode_ragged,
 #    chain_decode_planes_ragged: the funnelled aligned pieces stored by quads, the
 #    head's components by each invocation) against main on 8190x32768; through CUDA
@@ -20,6 +21,10 @@ for be in wgpu cuda; do
   bench_line r31a 380 fzwgpu $be "--dims 268435456" 1d szp_composed,szp_centered
   bench_line r31a 400 fzwgpu $be "--size 256M --fields tiled" tiled szp_composed,szp_centered
 done
+# CUDA's chain_decode_1d by quads (FZWGPU_COALESCE=0; it changes the compression's
+# kernels too, but the 1-D decompression runs chain_decode_1d alone) against its
+# workgroup-memory stores (main's default, the 1d row above)
+FZWGPU_COALESCE=0 bench_line r31a-nocoal 420 fzwgpu cuda "--dims 268435456" 1d-nocoal szp_composed,szp_centered
 R="--dims 8190x32768"
 for be in wgpu cuda; do for x in fzwgpu-b fzwgpu; do bench_line r31a-rag 480 $x $be "$R" ragged szp_composed,szp_centered; done; done
 left 520 && FZWGPU_COALESCE=0 bench_line r31a-rag-nocoal 520 fzwgpu-b cuda "$R" ragged szp_composed,szp_centered
