@@ -17,7 +17,8 @@
 // decompression 1.9x). The COALESCE variant (float32; the CUDA backend's for
 // chain_decode_1d and chain_decode_ragged, measured in docs/performance-history.md,
 // round 6) stores the values through workgroup memory, 32 consecutive words per group
-// of 32 invocations at a time; same output, padding included. Outliers are patched afterwards by quant_patch. Preconditions
+// of 32 invocations at a time; same output, padding included. Outliers are patched
+// afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
 // 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
 // rows: each invocation reads its own 32 codes). chain_decode_ragged (this file with
