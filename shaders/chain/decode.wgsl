@@ -11,10 +11,10 @@
 // tile (tx / 32 of them: subgroup shuffles, or workgroup memory). Then the tile head
 // is added and the codes are dequantized straight into `out` (float32: 16-byte
 // stores; the out window is padded to 16 bytes, and the values past n that land in
-// the padding are not part of the output). With subgroups (float32, not COALESCE or
-// RAGGED) the stores go by quads (QUAD_STORES, below): 64-byte pieces per store
-// instruction instead of 16-byte ones 128 bytes apart (round 30: Vulkan 2-D
-// decompression 1.9x). The COALESCE variant (float32; the CUDA backend's for
+// the padding are not part of the output). With subgroups (float32, not COALESCE) the
+// stores go by quads (QUAD_STORES, below): 64-byte pieces per store instruction
+// instead of 16-byte ones 128 bytes apart (round 30: Vulkan 2-D decompression 1.9x;
+// round 31, RAGGED: Vulkan 1.4-1.5x on 8190-wide rows). The COALESCE variant (float32; the CUDA backend's for
 // chain_decode_1d and chain_decode_ragged, measured in docs/performance-history.md,
 // round 6) stores the values through workgroup memory, 32 consecutive words per group
 // of 32 invocations at a time; same output, padding included. Outliers are patched
@@ -25,8 +25,10 @@
 // RAGGED, and COALESCE in float32) takes 2-D rows that are not whole units of 32: a
 // row's units then start anywhere in the flat order, so each value's code is read from
 // its own block (a unit's values lie in one or two), the values past the row's end are
-// left out, and the values are stored through workgroup memory (float32) or one by one
-// (float64), exactly the row's values (no padding).
+// left out, and the values are stored through workgroup memory (COALESCE), by quads of
+// aligned 16-byte pieces with the unaligned ends by component (float32, QUAD_STORES),
+// by 16-byte pieces (float32 without subgroups) or one by one (float64), exactly the
+// row's values (no padding).
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"
@@ -320,12 +322,9 @@ fn put_piece(at: u32, v: vec4<u32>, t: u32) {
     }
 }
 
-fn store32(i: u32, c: V32) {
-    let cnt = rg_valid;
-    let a0 = dqw4(c.v0);
+// the head: values 0 .. h - 1 of a0 into components s .. s + h - 1 of piece i / 4
+fn store_head(i: u32, a0: vec4<u32>, h: u32) {
     let s = i & 3u;
-    let h = min((4u - s) & 3u, cnt);
-    // the head: values 0 .. h - 1 into components s .. s + h - 1 of piece i / 4
     let k = i / 4u;
     if (s == 1u) {
         out[k].y = a0.x;
@@ -343,6 +342,13 @@ fn store32(i: u32, c: V32) {
     } else if (s == 3u) {
         out[k].w = a0.x;
     }
+}
+
+fn store32(i: u32, c: V32) {
+    let cnt = rg_valid;
+    let a0 = dqw4(c.v0);
+    let h = min((4u - (i & 3u)) & 3u, cnt);
+    store_head(i, a0, h);
     let a1 = dqw4(c.v1);
     let a2 = dqw4(c.v2);
     let a3 = dqw4(c.v3);
@@ -400,45 +406,14 @@ fn store4(i: u32, c: vec4<u32>) {
 #endif
 
 #ifdef QUAD_STORES
-// QUAD_STORES (float32 with subgroups, not COALESCE or RAGGED): the four invocations of
+// QUAD_STORES (float32 with subgroups, not COALESCE): the four invocations of
 // each quad (consecutive subgroup lanes) transpose their values by xor shuffles, so that
 // each store instruction writes whole 64-byte pieces (four lanes, 16 bytes each, side by
 // side) instead of one 16-byte piece per lane 128 bytes from its neighbours'. Every
 // invocation of the quad calls it (the shuffles); `on` says whether its own 32 values
 // are stored. Same stores as store32: a 16-byte piece goes out when its first index is
 // below n (the out window is padded to 16 bytes).
-struct Pair {
-    a: vec4<u32>,
-    b: vec4<u32>,
-}
-
-// One exchange of the transpose between lanes j and j ^ m: a = e[k], b = e[k ^ m] (k's
-// bit m clear); the lower lane keeps a and takes its partner's a into b, the upper one
-// keeps b and takes its partner's b into a.
-fn qx(a: vec4<u32>, b: vec4<u32>, m: u32, upper: bool) -> Pair {
-    let t = select(b, a, upper);
-    let g = vec4<u32>(subgroupShuffleXor(t.x, m), subgroupShuffleXor(t.y, m), subgroupShuffleXor(t.z, m), subgroupShuffleXor(t.w, m));
-    return Pair(select(a, g, upper), select(g, b, upper));
-}
-
-struct Quad {
-    e0: vec4<u32>,
-    e1: vec4<u32>,
-    e2: vec4<u32>,
-    e3: vec4<u32>,
-}
-
-// Lane j holds row j (e0..e3) of a 4x4 matrix of vec4s; returns column j (element q:
-// lane q's e_j).
-fn qt(e0: vec4<u32>, e1: vec4<u32>, e2: vec4<u32>, e3: vec4<u32>, j: u32) -> Quad {
-    let u2 = (j & 2u) != 0u;
-    let p02 = qx(e0, e2, 2u, u2);
-    let p13 = qx(e1, e3, 2u, u2);
-    let u1 = (j & 1u) != 0u;
-    let p01 = qx(p02.a, p13.a, 1u, u1);
-    let p23 = qx(p02.b, p13.b, 1u, u1);
-    return Quad(p01.a, p01.b, p23.a, p23.b);
-}
+#include "common/quad.wgsl"
 
 fn qput(at: u32, piece: u32, v: vec4<u32>) {
     if (at != 0xffffffffu && at + 4u * piece < P.n) {
@@ -446,6 +421,55 @@ fn qput(at: u32, piece: u32, v: vec4<u32>) {
     }
 }
 
+#ifdef RAGGED
+// piece m of a quad lane's aligned pieces (from word index at; `left` values from there)
+fn qput_r(at: u32, left: u32, m: u32, v: vec4<u32>) {
+    if (left > 4u * m) {
+        put_piece(at + m, v, left - 4u * m);
+    }
+}
+
+// RAGGED: the head's components stored by the invocation itself (as store32), then its
+// eight aligned pieces (funnel) by quads, each bounded by the invocation's count
+fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
+    let j = lane & 3u;
+    let q0 = lane - j;
+    let cnt = select(0u, rg_valid, on);
+    let a0 = dqw4(c.v0);
+    let h = min((4u - (i & 3u)) & 3u, cnt);
+    if (on) {
+        store_head(i, a0, h);
+    }
+    let a1 = dqw4(c.v1);
+    let a2 = dqw4(c.v2);
+    let a3 = dqw4(c.v3);
+    let a4 = dqw4(c.v4);
+    let a5 = dqw4(c.v5);
+    let a6 = dqw4(c.v6);
+    let a7 = dqw4(c.v7);
+    let z = vec4<u32>(0u);
+    let a = qt(funnel(a0, a1, h), funnel(a1, a2, h), funnel(a2, a3, h), funnel(a3, a4, h), j);
+    let b = qt(funnel(a4, a5, h), funnel(a5, a6, h), funnel(a6, a7, h), funnel(a7, z, h), j);
+    let at = (i + h) / 4u;
+    let left = cnt - h;
+    let at0 = subgroupShuffle(at, q0);
+    let at1 = subgroupShuffle(at, q0 + 1u);
+    let at2 = subgroupShuffle(at, q0 + 2u);
+    let at3 = subgroupShuffle(at, q0 + 3u);
+    let l0 = subgroupShuffle(left, q0);
+    let l1 = subgroupShuffle(left, q0 + 1u);
+    let l2 = subgroupShuffle(left, q0 + 2u);
+    let l3 = subgroupShuffle(left, q0 + 3u);
+    qput_r(at0, l0, j, a.e0);
+    qput_r(at0, l0, 4u + j, b.e0);
+    qput_r(at1, l1, j, a.e1);
+    qput_r(at1, l1, 4u + j, b.e1);
+    qput_r(at2, l2, j, a.e2);
+    qput_r(at2, l2, 4u + j, b.e2);
+    qput_r(at3, l3, j, a.e3);
+    qput_r(at3, l3, 4u + j, b.e3);
+}
+#else
 fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     let j = lane & 3u;
     let q0 = lane - j;
@@ -466,6 +490,7 @@ fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     qput(at3, j, a.e3);
     qput(at3, 4u + j, b.e3);
 }
+#endif
 #else
 #ifndef COALESCE
 fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {

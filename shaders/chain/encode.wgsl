@@ -143,7 +143,7 @@ fn cq(q: vec2<i32>, j: u32, valid: bool) -> u32 {
 // whichever way the values are loaded (one 16-byte load when the four are inside and
 // aligned, else one by one): the kernel's code stays half as long as with a second,
 // per-value quantizing path for the tails.
-fn codes4(i: u32) -> vec4<u32> {
+fn codes4(i: u32, pre: vec4<u32>) -> vec4<u32> {
 #ifdef F64
     var lo = vec4<u32>(0u);
     var hi = vec4<u32>(0u);
@@ -206,7 +206,11 @@ fn codes4(i: u32) -> vec4<u32> {
     } else {
 #else
     if (i + 4u <= P.n && (i & 3u) == 0u) {
+#ifdef QUAD_LOADS
+        w = pre;
+#else
         w = data4[i / 4u];
+#endif
     } else {
 #endif
         if (i < P.n) {
@@ -307,6 +311,46 @@ fn v32_keep(a: V32, m: u32) -> V32 {
                keep4(a.v5, m >> 20u), keep4(a.v6, m >> 24u), keep4(a.v7, m >> 28u));
 }
 
+// The words of the invocation's 32 values as QUAD_LOADS loaded them (read by row_d's
+// codes4 where four values are inside the field and aligned; unused in other forms).
+var<private> q_pre: V32;
+
+#ifdef QUAD_LOADS
+// QUAD_LOADS (chain_encode_1d, float32 with subgroups): the four invocations of each
+// quad (consecutive subgroup lanes) load their 32 values together, so that each load
+// instruction reads whole 64-byte pieces (four lanes, 16 bytes each, side by side)
+// instead of one 16-byte piece per lane 128 bytes from its neighbours', then transpose
+// them by xor shuffles (common/quad.wgsl; the inverse of chain_decode's QUAD_STORES).
+// Every invocation of the quad calls it (the shuffles); `on` says whether its own
+// values are wanted. A piece is loaded when its four values are inside the field (what
+// codes4 takes it for); the others are 0 and codes4 loads their values one by one.
+#include "common/quad.wgsl"
+
+fn qget(at: u32, piece: u32) -> vec4<u32> {
+    if (at != 0xffffffffu && at + 4u * piece + 4u <= P.n) {
+        return data4[at / 4u + piece];
+    }
+    return vec4<u32>(0u);
+}
+
+fn quad_load(i: u32, on: bool, lane: u32, size: u32) -> V32 {
+    let j = lane & 3u;
+    let q0 = lane - j;
+    // the first index of each quad lane's values (none where it loads nothing); i is
+    // a multiple of 4 (1-D: 32 u)
+    let at = select(0xffffffffu, i, on);
+    let at0 = subgroupShuffle(at, q0);
+    let at1 = subgroupShuffle(at, q0 + 1u);
+    let at2 = subgroupShuffle(at, q0 + 2u);
+    let at3 = subgroupShuffle(at, q0 + 3u);
+    // lane j loads piece j (and 4 + j) of every quad lane's values, then the transpose
+    // gives it pieces 0..3 (4..7) of its own
+    let a = qt(qget(at0, j), qget(at1, j), qget(at2, j), qget(at3, j), j);
+    let b = qt(qget(at0, 4u + j), qget(at1, 4u + j), qget(at2, 4u + j), qget(at3, 4u + j), j);
+    return V32(a.e0, a.e1, a.e2, a.e3, b.e0, b.e1, b.e2, b.e3);
+}
+#endif
+
 // nb(x) - nb(x - 1) of the 32 values from index i (x: the first one's column), where
 // nb = code - mu inside the tile and 0 outside it (wrapping arithmetic). Flat units
 // (mu = 0): per value, nb(x - 1) is taken where f_xm says the left neighbour is in the
@@ -325,14 +369,14 @@ fn row_d(i: u32, x: u32, mu: u32) -> V32 {
     }
     q_bad = 0u;
     q_at = 0u;
-    let n0 = codes4(i) - m;
-    let n1 = codes4(i + 4u) - m;
-    let n2 = codes4(i + 8u) - m;
-    let n3 = codes4(i + 12u) - m;
-    let n4 = codes4(i + 16u) - m;
-    let n5 = codes4(i + 20u) - m;
-    let n6 = codes4(i + 24u) - m;
-    let n7 = codes4(i + 28u) - m;
+    let n0 = codes4(i, q_pre.v0) - m;
+    let n1 = codes4(i + 4u, q_pre.v1) - m;
+    let n2 = codes4(i + 8u, q_pre.v2) - m;
+    let n3 = codes4(i + 12u, q_pre.v3) - m;
+    let n4 = codes4(i + 16u, q_pre.v4) - m;
+    let n5 = codes4(i + 20u, q_pre.v5) - m;
+    let n6 = codes4(i + 24u, q_pre.v6) - m;
+    let n7 = codes4(i + 28u, q_pre.v7) - m;
     if (FLAT) {
         let s = V32(shift_in(n0, left), shift_in(n1, n0.w), shift_in(n2, n1.w), shift_in(n3, n2.w), shift_in(n4, n3.w),
                     shift_in(n5, n4.w), shift_in(n6, n5.w), shift_in(n7, n6.w));
@@ -592,6 +636,9 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
         let on = select(live && st < steps, live && select(lead != 0u, lm != 0u, FLAT), first);
         var r = v32_zero();
         var bad = 0u;
+#ifdef QUAD_LOADS
+        q_pre = quad_load(i, on, SG_ARGS);
+#endif
         if (on) {
             // (pass 0: the previous step is still zero and r goes unused)
             var p = plane_d(i, x, select(y, py, first), mu);

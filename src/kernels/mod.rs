@@ -299,9 +299,30 @@ impl Kernel {
     /// decompression GB/s through Vulkan: 2-D `szp_composed` 793 -> 1600, `szp_centered`
     /// 749 -> 1402; 1-D 863 / 799 -> 1492 / 1649 (with `chain_decode_1d`); the tiled
     /// field 463 / 417 -> 469 / 423. Through CUDA: 2-D 1260 / 1169 (`COALESCE`) ->
-    /// 1558 / 1402, tiled (`chain_decode_planes`) 443 / 405 -> 475 / 436.
+    /// 1558 / 1402, tiled (`chain_decode_planes`) 443 / 405 -> 475 / 436. The ragged
+    /// forms (rows not whole units of 32) store their aligned pieces by quads and the
+    /// rows' unaligned ends by component: round 31 (`h100-r31b.log`), 8190x32768
+    /// through Vulkan 635 / 603 -> 942 / 857 (CUDA keeps its `COALESCE` form there).
     pub fn has_quad_stores(self) -> bool {
-        matches!(self, Kernel::ChainDecode | Kernel::ChainDecode1d | Kernel::ChainDecodePlanes)
+        matches!(
+            self,
+            Kernel::ChainDecode
+                | Kernel::ChainDecode1d
+                | Kernel::ChainDecodePlanes
+                | Kernel::ChainDecodeRagged
+                | Kernel::ChainDecodePlanesRagged
+        )
+    }
+
+    /// Whether the kernel's float32 subgroup variant without `COALESCE` loads by quads
+    /// (`QUAD_LOADS` in shaders/chain/encode.wgsl, the load-side twin of
+    /// `has_quad_stores`): a quad of lanes reads 64-byte pieces per load instruction and
+    /// transposes them with xor shuffles. H100, round 31 (`docs/results/h100-r31b.log`),
+    /// compression GB/s: 2-D through Vulkan `szp_composed` 791 -> 809, `szp_centered`
+    /// 722 -> 743 (CUDA runs the 2-D form's `COALESCE` variant, unchanged); 1-D through
+    /// Vulkan 616 / 771 -> 614 / 790, through CUDA 675 / 851 -> 702 / 828.
+    pub fn has_quad_loads(self) -> bool {
+        matches!(self, Kernel::ChainEncode | Kernel::ChainEncode1d)
     }
 
     /// Lanes per team of a kernel whose teams are not whole subgroups (`szx_encode8`:
@@ -365,7 +386,8 @@ pub struct Variant {
     ///   stores 128 bytes apart).
     /// - `chain_decode_ragged`, float32: values stored through workgroup memory
     ///   (CUDA 818 against 783 GB/s without); without it aligned 16-byte pieces with
-    ///   component stores at the rows' ends (Vulkan 740 against 485, round 19).
+    ///   component stores at the rows' ends (Vulkan 740 against 485, round 19), by
+    ///   quads with subgroups since round 31 (`has_quad_stores`).
     /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
     /// - `chain_encode` (the 2-D form), float32: the walk's previous step kept in
@@ -471,6 +493,9 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     defs.extend(kernel.defines());
     if v.subgroup && !v.f64 && !v.coalesce && kernel.has_quad_stores() {
         defs.push("QUAD_STORES");
+    }
+    if v.subgroup && !v.f64 && !v.coalesce && kernel.has_quad_loads() {
+        defs.push("QUAD_LOADS");
     }
     // a file that holds several kernels (forms chosen by `Kernel::defines`) names its
     // entry point KERNEL_ENTRY: it is the kernel's own name (checked by `reflect`)
