@@ -13,15 +13,10 @@
 #    is not yet measured there)
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-run_val() { # TAG BACKEND PRESETS SHAPE TIMEOUT
-  SHAPE=$4 B=/tmp/ct/fzwgpu EXTRA="--backend $2" PRESETS="$3" timeout $5 bash .device/validation.sh > $OUT/$1.log 2>&1
-  echo "validation $1: $(grep -cE '^sz' $OUT/$1.log) passed, $(grep -c '^FAIL' $OUT/$1.log) failed, $(grep -c ALL_DONE $OUT/$1.log) done"
-  grep '^FAIL' $OUT/$1.log | cut -c1-160 | head -3
-}
 left 150 && run_val r31c-val-wgpu wgpu "szp_composed szp_centered" "" 130
 left 230 && run_val r31c-val-wgpu-1d wgpu szp_composed 1d 70
 left 300 && run_val r31c-val-cuda-1d cuda szp_composed 1d 70
 tests_through wgpu 380
-left 420 && { s=$(date +%s); r=$(FZWGPU_TEST_BACKEND=cuda timeout 100 /tmp/ct/kernels --test-threads 8 2>&1); echo "cuda kernels: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(( $(date +%s) - s )) s"; echo "$r" | grep -E "FAILED|panicked" | head -5; }
-E2E_LEFT=500 e2e r31c szx,szp_composed,szp_centered
+left 330 && { s=$(date +%s); r=$(FZWGPU_TEST_BACKEND=cuda timeout 100 /tmp/ct/kernels --test-threads 8 2>&1); echo "cuda kernels: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(( $(date +%s) - s )) s"; echo "$r" | grep -E "FAILED|panicked" | head -5; }
+E2E_LEFT=400 e2e r31c szx,szp_composed,szp_centered
 echo "total $(( $(date +%s) - T0 )) s"

@@ -40,6 +40,13 @@ val() {
     grep '^FAIL' $OUT/$1-val-$be.log | cut -c1-160 | head -3
   done
 }
+# run_val TAG BACKEND PRESETS SHAPE TIMEOUT: validation.sh of main's CLI through one
+# backend (SHAPE 1d: every field flattened), its log in $OUT/TAG.log, a line of counts
+run_val() {
+  SHAPE=$4 B=/tmp/ct/fzwgpu EXTRA="--backend $2" PRESETS="$3" timeout $5 bash .device/validation.sh > $OUT/$1.log 2>&1
+  echo "validation $1: $(grep -cE '^sz' $OUT/$1.log) passed, $(grep -c '^FAIL' $OUT/$1.log) failed, $(grep -c ALL_DONE $OUT/$1.log) done"
+  grep '^FAIL' $OUT/$1.log | cut -c1-160 | head -3
+}
 # bench_line TAG LEFT BINARY BACKEND FIELD-ARGS LABEL PRESETS: one kernel benchmark
 # (3 repetitions; JSON in $OUT/TAG-BACKEND.jsonl), a line per preset with its ratio and
 # compress / decompress kernel GB/s; nothing once the command has run LEFT seconds

@@ -344,11 +344,10 @@ fn store_head(i: u32, a0: vec4<u32>, h: u32) {
     }
 }
 
-fn store32(i: u32, c: V32) {
-    let cnt = rg_valid;
+// The invocation's eight aligned pieces: its dequantized values from value h on, four
+// per piece (piece m: values h + 4 m .. h + 4 m + 3; zeros past its 32)
+fn funnel32(c: V32, h: u32) -> V32 {
     let a0 = dqw4(c.v0);
-    let h = min((4u - (i & 3u)) & 3u, cnt);
-    store_head(i, a0, h);
     let a1 = dqw4(c.v1);
     let a2 = dqw4(c.v2);
     let a3 = dqw4(c.v3);
@@ -356,31 +355,39 @@ fn store32(i: u32, c: V32) {
     let a5 = dqw4(c.v5);
     let a6 = dqw4(c.v6);
     let a7 = dqw4(c.v7);
-    let z = vec4<u32>(0u);
-    // pieces from the first aligned index; piece m holds values h + 4 m ..
+    return V32(funnel(a0, a1, h), funnel(a1, a2, h), funnel(a2, a3, h), funnel(a3, a4, h), funnel(a4, a5, h),
+               funnel(a5, a6, h), funnel(a6, a7, h), funnel(a7, vec4<u32>(0u), h));
+}
+
+fn store32(i: u32, c: V32) {
+    let cnt = rg_valid;
+    let h = min((4u - (i & 3u)) & 3u, cnt);
+    store_head(i, dqw4(c.v0), h);
+    let p = funnel32(c, h);
+    // pieces from the first aligned index
     let at = (i + h) / 4u;
     let left = cnt - h;
-    put_piece(at, funnel(a0, a1, h), left);
+    put_piece(at, p.v0, left);
     if (left > 4u) {
-        put_piece(at + 1u, funnel(a1, a2, h), left - 4u);
+        put_piece(at + 1u, p.v1, left - 4u);
     }
     if (left > 8u) {
-        put_piece(at + 2u, funnel(a2, a3, h), left - 8u);
+        put_piece(at + 2u, p.v2, left - 8u);
     }
     if (left > 12u) {
-        put_piece(at + 3u, funnel(a3, a4, h), left - 12u);
+        put_piece(at + 3u, p.v3, left - 12u);
     }
     if (left > 16u) {
-        put_piece(at + 4u, funnel(a4, a5, h), left - 16u);
+        put_piece(at + 4u, p.v4, left - 16u);
     }
     if (left > 20u) {
-        put_piece(at + 5u, funnel(a5, a6, h), left - 20u);
+        put_piece(at + 5u, p.v5, left - 20u);
     }
     if (left > 24u) {
-        put_piece(at + 6u, funnel(a6, a7, h), left - 24u);
+        put_piece(at + 6u, p.v6, left - 24u);
     }
     if (left > 28u) {
-        put_piece(at + 7u, funnel(a7, z, h), left - 28u);
+        put_piece(at + 7u, p.v7, left - 28u);
     }
 }
 #else
@@ -435,21 +442,13 @@ fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     let j = lane & 3u;
     let q0 = lane - j;
     let cnt = select(0u, rg_valid, on);
-    let a0 = dqw4(c.v0);
     let h = min((4u - (i & 3u)) & 3u, cnt);
     if (on) {
-        store_head(i, a0, h);
+        store_head(i, dqw4(c.v0), h);
     }
-    let a1 = dqw4(c.v1);
-    let a2 = dqw4(c.v2);
-    let a3 = dqw4(c.v3);
-    let a4 = dqw4(c.v4);
-    let a5 = dqw4(c.v5);
-    let a6 = dqw4(c.v6);
-    let a7 = dqw4(c.v7);
-    let z = vec4<u32>(0u);
-    let a = qt(funnel(a0, a1, h), funnel(a1, a2, h), funnel(a2, a3, h), funnel(a3, a4, h), j);
-    let b = qt(funnel(a4, a5, h), funnel(a5, a6, h), funnel(a6, a7, h), funnel(a7, z, h), j);
+    let p = funnel32(c, h);
+    let a = qt(p.v0, p.v1, p.v2, p.v3, j);
+    let b = qt(p.v4, p.v5, p.v6, p.v7, j);
     let at = (i + h) / 4u;
     let left = cnt - h;
     let at0 = subgroupShuffle(at, q0);
