@@ -316,8 +316,9 @@ fn v32_keep(a: V32, m: u32) -> V32 {
 var<private> q_pre: V32;
 
 #ifdef QUAD_LOADS
-// QUAD_LOADS (chain_encode_1d, float32 with subgroups): the four invocations of each
-// quad (consecutive subgroup lanes) load their 32 values together, so that each load
+// QUAD_LOADS (chain_encode_1d and the 2-D chain_encode, float32 with subgroups, not
+// COALESCE; each step of the walk): the four invocations of each quad (consecutive
+// subgroup lanes) load their 32 values together, so that each load
 // instruction reads whole 64-byte pieces (four lanes, 16 bytes each, side by side)
 // instead of one 16-byte piece per lane 128 bytes from its neighbours', then transpose
 // them by xor shuffles (common/quad.wgsl; the inverse of chain_decode's QUAD_STORES).
@@ -337,7 +338,7 @@ fn quad_load(i: u32, on: bool, lane: u32, size: u32) -> V32 {
     let j = lane & 3u;
     let q0 = lane - j;
     // the first index of each quad lane's values (none where it loads nothing); i is
-    // a multiple of 4 (1-D: 32 u)
+    // a multiple of 4 (1-D: 32 u; 2-D: rows and tiles of whole units of 32)
     let at = select(0xffffffffu, i, on);
     let at0 = subgroupShuffle(at, q0);
     let at1 = subgroupShuffle(at, q0 + 1u);
