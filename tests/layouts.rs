@@ -125,3 +125,27 @@ fn chain_slot_group_matches_wgsl() {
         assert_eq!(r.consts.get("SLOT_GROUP").copied().map(u64::from), Some(fzwgpu::kernels::chain::SLOT_GROUP), "{}", k.name());
     }
 }
+
+/// The quad forms (`QUAD_STORES`, `QUAD_LOADS`) are in exactly the variants that
+/// `Kernel::has_quad_stores` / `has_quad_loads` name (float32 with subgroups, not
+/// `COALESCE`): a kernel list or a define that drifted would otherwise only show as a
+/// slower benchmark on a GPU, since both forms give the same output.
+#[test]
+fn quad_forms_are_in_their_variants() {
+    for k in Kernel::ALL {
+        for f64 in [false, true] {
+            for subgroup in [false, true] {
+                for coalesce in [false, true] {
+                    let v = Variant { f64, subgroup, coalesce }.for_kernel(k);
+                    let src = fzwgpu::kernels::source(k, Variant { f64, subgroup, coalesce }).unwrap();
+                    let quads = v.subgroup && !v.f64 && !v.coalesce;
+                    let name = format!("{} f64={f64} subgroup={subgroup} coalesce={coalesce}", k.name());
+                    assert_eq!(src.contains("fn qput("), quads && k.has_quad_stores(), "quad stores: {name}");
+                    assert_eq!(src.contains("fn quad_load("), quads && k.has_quad_loads(), "quad loads: {name}");
+                    // the transpose is included by exactly the kernels that use it
+                    assert_eq!(src.contains("fn qt("), quads && (k.has_quad_stores() || k.has_quad_loads()), "transpose: {name}");
+                }
+            }
+        }
+    }
+}
