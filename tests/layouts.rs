@@ -7,20 +7,21 @@ use fzwgpu::kernels::params::{
 };
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
+/// Every combination of the variant switches (each kernel takes the ones it has).
+fn variants() -> impl Iterator<Item = Variant> {
+    (0..8u8).map(|b| Variant { f64: b & 1 != 0, subgroup: b & 2 != 0, coalesce: b & 4 != 0 })
+}
+
 #[test]
 fn every_kernel_variant_validates() {
     for k in Kernel::ALL {
-        for f64 in [false, true] {
-            for subgroup in [false, true] {
-                for coalesce in [false, true] {
-                    let r = reflect(k, Variant { f64, subgroup, coalesce }).unwrap_or_else(|e| panic!("{}: {e}", k.name()));
-                    assert!(r.workgroup_size[0] > 0, "{}", k.name());
-                    // the variants of a kernel share its interface (one host side)
-                    let plain = reflect(k, Variant { f64, ..Default::default() }).unwrap();
-                    assert_eq!(r.bindings, plain.bindings, "{} bindings", k.name());
-                    assert_eq!(r.params, plain.params, "{} params", k.name());
-                }
-            }
+        for v in variants() {
+            let r = reflect(k, v).unwrap_or_else(|e| panic!("{} {v:?}: {e}", k.name()));
+            assert!(r.workgroup_size[0] > 0, "{}", k.name());
+            // the variants of a kernel share its interface (one host side)
+            let plain = reflect(k, Variant { f64: v.f64, ..Default::default() }).unwrap();
+            assert_eq!(r.bindings, plain.bindings, "{} bindings", k.name());
+            assert_eq!(r.params, plain.params, "{} params", k.name());
         }
     }
 }
@@ -133,19 +134,17 @@ fn chain_slot_group_matches_wgsl() {
 #[test]
 fn quad_forms_are_in_their_variants() {
     for k in Kernel::ALL {
-        for f64 in [false, true] {
-            for subgroup in [false, true] {
-                for coalesce in [false, true] {
-                    let v = Variant { f64, subgroup, coalesce }.for_kernel(k);
-                    let src = fzwgpu::kernels::source(k, Variant { f64, subgroup, coalesce }).unwrap();
-                    let quads = v.subgroup && !v.f64 && !v.coalesce;
-                    let name = format!("{} f64={f64} subgroup={subgroup} coalesce={coalesce}", k.name());
-                    assert_eq!(src.contains("fn qput("), quads && k.has_quad_stores(), "quad stores: {name}");
-                    assert_eq!(src.contains("fn quad_load("), quads && k.has_quad_loads(), "quad loads: {name}");
-                    // the transpose is included by exactly the kernels that use it
-                    assert_eq!(src.contains("fn qt("), quads && (k.has_quad_stores() || k.has_quad_loads()), "transpose: {name}");
-                }
-            }
+        for v in variants() {
+            let src = fzwgpu::kernels::source(k, v).unwrap();
+            let quads = v.quad_forms(k);
+            let name = format!("{} {v:?}", k.name());
+            // float32 with subgroups, not COALESCE, and only there
+            let own = v.for_kernel(k);
+            assert_eq!(quads, own.subgroup && !own.f64 && !own.coalesce, "quad_forms: {name}");
+            assert_eq!(src.contains("fn qput("), quads && k.has_quad_stores(), "quad stores: {name}");
+            assert_eq!(src.contains("fn quad_load("), quads && k.has_quad_loads(), "quad loads: {name}");
+            // the transpose is included by exactly the kernels that use it
+            assert_eq!(src.contains("fn qt("), quads && (k.has_quad_stores() || k.has_quad_loads()), "transpose: {name}");
         }
     }
 }

@@ -14,11 +14,11 @@
 // the padding are not part of the output). With subgroups (float32, not COALESCE) the
 // stores go by quads (QUAD_STORES, below): 64-byte pieces per store instruction
 // instead of 16-byte ones 128 bytes apart (round 30: Vulkan 2-D decompression 1.9x;
-// round 31, RAGGED: Vulkan 1.4-1.5x on 8190-wide rows). The COALESCE variant (float32; the CUDA backend's for
-// chain_decode_1d and chain_decode_ragged, measured in docs/performance-history.md,
-// round 6) stores the values through workgroup memory, 32 consecutive words per group
-// of 32 invocations at a time; same output, padding included. Outliers are patched
-// afterwards by quant_patch. Preconditions
+// round 31, RAGGED: Vulkan 1.4-1.5x on 8190-wide rows). The COALESCE variant
+// (float32; the CUDA backend's for chain_decode_1d and chain_decode_ragged, measured
+// in docs/performance-history.md, round 6) stores the values through workgroup
+// memory, 32 consecutive words per group of 32 invocations at a time; same output,
+// padding included. Outliers are patched afterwards by quant_patch. Preconditions
 // (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
 // 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
 // rows: each invocation reads its own 32 codes). chain_decode_ragged (this file with
@@ -440,7 +440,6 @@ fn qput_r(at: u32, left: u32, m: u32, v: vec4<u32>) {
 // eight aligned pieces (funnel) by quads, each bounded by the invocation's count
 fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     let j = lane & 3u;
-    let q0 = lane - j;
     let cnt = select(0u, rg_valid, on);
     let h = min((4u - (i & 3u)) & 3u, cnt);
     if (on) {
@@ -449,45 +448,33 @@ fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     let p = funnel32(c, h);
     let a = qt(p.v0, p.v1, p.v2, p.v3, j);
     let b = qt(p.v4, p.v5, p.v6, p.v7, j);
-    let at = (i + h) / 4u;
-    let left = cnt - h;
-    let at0 = subgroupShuffle(at, q0);
-    let at1 = subgroupShuffle(at, q0 + 1u);
-    let at2 = subgroupShuffle(at, q0 + 2u);
-    let at3 = subgroupShuffle(at, q0 + 3u);
-    let l0 = subgroupShuffle(left, q0);
-    let l1 = subgroupShuffle(left, q0 + 1u);
-    let l2 = subgroupShuffle(left, q0 + 2u);
-    let l3 = subgroupShuffle(left, q0 + 3u);
-    qput_r(at0, l0, j, a.e0);
-    qput_r(at0, l0, 4u + j, b.e0);
-    qput_r(at1, l1, j, a.e1);
-    qput_r(at1, l1, 4u + j, b.e1);
-    qput_r(at2, l2, j, a.e2);
-    qput_r(at2, l2, 4u + j, b.e2);
-    qput_r(at3, l3, j, a.e3);
-    qput_r(at3, l3, 4u + j, b.e3);
+    // each quad lane's first aligned piece and its values from there
+    let at = qgather((i + h) / 4u, lane);
+    let left = qgather(cnt - h, lane);
+    qput_r(at.x, left.x, j, a.e0);
+    qput_r(at.x, left.x, 4u + j, b.e0);
+    qput_r(at.y, left.y, j, a.e1);
+    qput_r(at.y, left.y, 4u + j, b.e1);
+    qput_r(at.z, left.z, j, a.e2);
+    qput_r(at.z, left.z, 4u + j, b.e2);
+    qput_r(at.w, left.w, j, a.e3);
+    qput_r(at.w, left.w, 4u + j, b.e3);
 }
 #else
 fn store_unit(i: u32, on: bool, c: V32, lane: u32, size: u32) {
     let j = lane & 3u;
-    let q0 = lane - j;
     let a = qt(dqw4(c.v0), dqw4(c.v1), dqw4(c.v2), dqw4(c.v3), j);
     let b = qt(dqw4(c.v4), dqw4(c.v5), dqw4(c.v6), dqw4(c.v7), j);
     // the first index of each quad lane's values (none where it stores nothing)
-    let at = select(0xffffffffu, i, on);
-    let at0 = subgroupShuffle(at, q0);
-    let at1 = subgroupShuffle(at, q0 + 1u);
-    let at2 = subgroupShuffle(at, q0 + 2u);
-    let at3 = subgroupShuffle(at, q0 + 3u);
-    qput(at0, j, a.e0);
-    qput(at0, 4u + j, b.e0);
-    qput(at1, j, a.e1);
-    qput(at1, 4u + j, b.e1);
-    qput(at2, j, a.e2);
-    qput(at2, 4u + j, b.e2);
-    qput(at3, j, a.e3);
-    qput(at3, 4u + j, b.e3);
+    let at = qgather(select(0xffffffffu, i, on), lane);
+    qput(at.x, j, a.e0);
+    qput(at.x, 4u + j, b.e0);
+    qput(at.y, j, a.e1);
+    qput(at.y, 4u + j, b.e1);
+    qput(at.z, j, a.e2);
+    qput(at.z, 4u + j, b.e2);
+    qput(at.w, j, a.e3);
+    qput(at.w, 4u + j, b.e3);
 }
 #endif
 #else

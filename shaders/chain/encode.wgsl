@@ -336,18 +336,13 @@ fn qget(at: u32, piece: u32) -> vec4<u32> {
 
 fn quad_load(i: u32, on: bool, lane: u32, size: u32) -> V32 {
     let j = lane & 3u;
-    let q0 = lane - j;
     // the first index of each quad lane's values (none where it loads nothing); i is
     // a multiple of 4 (1-D: 32 u; 2-D: rows and tiles of whole units of 32)
-    let at = select(0xffffffffu, i, on);
-    let at0 = subgroupShuffle(at, q0);
-    let at1 = subgroupShuffle(at, q0 + 1u);
-    let at2 = subgroupShuffle(at, q0 + 2u);
-    let at3 = subgroupShuffle(at, q0 + 3u);
+    let at = qgather(select(0xffffffffu, i, on), lane);
     // lane j loads piece j (and 4 + j) of every quad lane's values, then the transpose
     // gives it pieces 0..3 (4..7) of its own
-    let a = qt(qget(at0, j), qget(at1, j), qget(at2, j), qget(at3, j), j);
-    let b = qt(qget(at0, 4u + j), qget(at1, 4u + j), qget(at2, 4u + j), qget(at3, 4u + j), j);
+    let a = qt(qget(at.x, j), qget(at.y, j), qget(at.z, j), qget(at.w, j), j);
+    let b = qt(qget(at.x, 4u + j), qget(at.y, 4u + j), qget(at.z, 4u + j), qget(at.w, 4u + j), j);
     return V32(a.e0, a.e1, a.e2, a.e3, b.e0, b.e1, b.e2, b.e3);
 }
 #endif

@@ -38,3 +38,10 @@ fn qt(e0: vec4<u32>, e1: vec4<u32>, e2: vec4<u32>, e3: vec4<u32>, j: u32) -> Qua
     let p23 = qx(p02.b, p13.b, 1u, u1);
     return Quad(p01.a, p01.b, p23.a, p23.b);
 }
+
+// v of each of the quad's four lanes (.x: the quad's first lane), for the lane whose
+// subgroup index is `lane`
+fn qgather(v: u32, lane: u32) -> vec4<u32> {
+    let q0 = lane & ~3u;
+    return vec4<u32>(subgroupShuffle(v, q0), subgroupShuffle(v, q0 + 1u), subgroupShuffle(v, q0 + 2u), subgroupShuffle(v, q0 + 3u));
+}

@@ -409,6 +409,14 @@ impl Variant {
         let f64 = self.f64 && kernel.has_f64();
         Variant { f64, subgroup: self.subgroup && kernel.has_subgroup(), coalesce: self.coalesce && kernel.has_coalesce() && !f64 }
     }
+
+    /// Whether kernel `kernel` takes its quad forms in this variant (`QUAD_STORES` where
+    /// `Kernel::has_quad_stores`, `QUAD_LOADS` where `Kernel::has_quad_loads`): float32
+    /// with subgroups, not `COALESCE`, as the kernel has the switches.
+    pub fn quad_forms(self, kernel: Kernel) -> bool {
+        let v = self.for_kernel(kernel);
+        v.subgroup && !v.f64 && !v.coalesce
+    }
 }
 
 /// `FZWGPU_COALESCE`: "1" / "0" force `Variant::coalesce` on / off; unset leaves the
@@ -491,10 +499,10 @@ pub fn source(kernel: Kernel, variant: Variant) -> Result<String> {
     let mut defs: Vec<&str> =
         [(v.f64, "F64"), (v.subgroup, "SUBGROUP"), (v.coalesce, "COALESCE")].into_iter().filter(|d| d.0).map(|d| d.1).collect();
     defs.extend(kernel.defines());
-    if v.subgroup && !v.f64 && !v.coalesce && kernel.has_quad_stores() {
+    if v.quad_forms(kernel) && kernel.has_quad_stores() {
         defs.push("QUAD_STORES");
     }
-    if v.subgroup && !v.f64 && !v.coalesce && kernel.has_quad_loads() {
+    if v.quad_forms(kernel) && kernel.has_quad_loads() {
         defs.push("QUAD_LOADS");
     }
     // a file that holds several kernels (forms chosen by `Kernel::defines`) names its
