@@ -14,21 +14,21 @@
 // the padding are not part of the output). With subgroups (float32, not COALESCE) the
 // stores go by quads (QUAD_STORES, below): 64-byte pieces per store instruction
 // instead of 16-byte ones 128 bytes apart (round 30: Vulkan 2-D decompression 1.9x;
-// round 31, RAGGED: Vulkan 1.4-1.5x on 8190-wide rows). The COALESCE variant
-// (float32; the CUDA backend's for chain_decode_1d and chain_decode_ragged, measured
-// in docs/performance-history.md, round 6) stores the values through workgroup
-// memory, 32 consecutive words per group of 32 invocations at a time; same output,
-// padding included. Outliers are patched afterwards by quant_patch. Preconditions
-// (checked by the host): block_size a power of two in [32, 32 * WG]; tx a multiple of
-// 32 dividing 32 * WG; nz = 1; in 2-D, nx a multiple of 32 (a block may straddle
-// rows: each invocation reads its own 32 codes). chain_decode_ragged (this file with
-// RAGGED, and COALESCE in float32) takes 2-D rows that are not whole units of 32: a
-// row's units then start anywhere in the flat order, so each value's code is read from
-// its own block (a unit's values lie in one or two), the values past the row's end are
-// left out, and the values are stored through workgroup memory (COALESCE), by quads of
-// aligned 16-byte pieces with the unaligned ends by component (float32, QUAD_STORES),
-// by 16-byte pieces (float32 without subgroups) or one by one (float64), exactly the
-// row's values (no padding).
+// round 31, RAGGED: Vulkan 1.4-1.5x on 8190-wide rows; round 32: CUDA 1.12-1.14x
+// there, against COALESCE). The COALESCE variant (float32; the CUDA backend's for
+// chain_decode_1d, measured in docs/performance-history.md, round 6; not RAGGED)
+// stores the values through workgroup memory, 32 consecutive words per group of 32
+// invocations at a time; same output, padding included. Outliers are patched
+// afterwards by quant_patch. Preconditions (checked by the host): block_size a power
+// of two in [32, 32 * WG]; tx a multiple of 32 dividing 32 * WG; nz = 1; in 2-D, nx a
+// multiple of 32 (a block may straddle rows: each invocation reads its own 32 codes).
+// chain_decode_ragged (this file with RAGGED; it has no COALESCE variant) takes 2-D
+// rows that are not whole units of 32: a row's units then start anywhere in the flat
+// order, so each value's code is read from its own block (a unit's values lie in one
+// or two), the values past the row's end are left out, and the values are stored by
+// quads of aligned 16-byte pieces with the unaligned ends by component (float32 with
+// subgroups, QUAD_STORES), by 16-byte pieces (float32 without subgroups) or one by one
+// (float64), exactly the row's values (no padding).
 #include "common/grid.wgsl"
 #include "common/float_types.wgsl"
 #include "common/chain_unpack_params.wgsl"
@@ -250,9 +250,6 @@ const NONE: u32 = 0xffffffffu;
 const ROW: u32 = LANE + 1u; // words per parked row (one more than LANE: no bank conflicts)
 var<workgroup> s_val: array<u32, WG * ROW>;
 var<workgroup> s_at: array<u32, WG>; // first index of each row, NONE for none
-#ifdef RAGGED
-var<workgroup> s_cnt: array<u32, WG>; // values of each row (to the end of the field's row)
-#endif
 
 fn park4(o: u32, c: vec4<u32>) {
     s_val[o] = dqw(c.x);
@@ -281,11 +278,7 @@ fn store_rows(lid: u32) {
     let n4 = (P.n + 3u) / 4u * 4u;
     for (var r = 0u; r < LANE; r++) {
         let at = s_at[first + r];
-#ifdef RAGGED
-        if (at != NONE && col < s_cnt[first + r]) {
-#else
         if (at != NONE && at + col < n4) {
-#endif
             out[at + col] = s_val[(first + r) * ROW + col];
         }
     }
@@ -293,7 +286,7 @@ fn store_rows(lid: u32) {
 }
 #else
 #ifdef RAGGED
-// Ragged rows without COALESCE: the values i .. i + rg_valid - 1 go out as whole 16-byte
+// Ragged rows (no COALESCE form): the values i .. i + rg_valid - 1 go out as whole 16-byte
 // stores where four of them fill an aligned piece, and as component stores at the two
 // ends (the pieces they share with the neighbouring rows' invocations). Row starts are
 // not 16-byte aligned: piece m holds values h + 4 m .. h + 4 m + 3 (h = the values
@@ -610,9 +603,6 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
             park32(lid, v32_add(prefix32(col, before), v32_splat(head)));
         }
         s_at[lid] = select(NONE, i, on);
-#ifdef RAGGED
-        s_cnt[lid] = rg_valid;
-#endif
         store_rows(lid);
 #else
 #ifdef RAGGED

@@ -289,7 +289,7 @@ impl Kernel {
     /// `Variant::coalesce`). `chain_decode` (the walking form) has none since round 30:
     /// its quad stores beat its workgroup-memory stores through CUDA too.
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainEncode | Kernel::ChainDecodeRagged | Kernel::ChainDecode1d | Kernel::ChainScanX)
+        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode1d | Kernel::ChainScanX)
     }
 
     /// Whether the kernel's float32 subgroup variant without `COALESCE` stores by quads
@@ -302,7 +302,8 @@ impl Kernel {
     /// 1558 / 1402, tiled (`chain_decode_planes`) 443 / 405 -> 475 / 436. The ragged
     /// forms (rows not whole units of 32) store their aligned pieces by quads and the
     /// rows' unaligned ends by component: round 31 (`h100-r31b.log`), 8190x32768
-    /// through Vulkan 635 / 603 -> 942 / 857 (CUDA keeps its `COALESCE` form there).
+    /// through Vulkan 635 / 603 -> 942 / 857; through CUDA 815 / 778 (`COALESCE`) ->
+    /// 927 / 869 (round 32, `h100-r32a.log`).
     pub fn has_quad_stores(self) -> bool {
         matches!(
             self,
@@ -384,10 +385,6 @@ pub struct Variant {
     ///   `Kernel::has_quad_stores`, beat it through CUDA by 20-24% on the 2-D field;
     ///   round 6 had measured CUDA +26-88%, Vulkan 24-43% slower, against 16-byte
     ///   stores 128 bytes apart).
-    /// - `chain_decode_ragged`, float32: values stored through workgroup memory
-    ///   (CUDA 818 against 783 GB/s without); without it aligned 16-byte pieces with
-    ///   component stores at the rows' ends (Vulkan 740 against 485, round 19), by
-    ///   quads with subgroups since round 31 (`has_quad_stores`).
     /// - `chain_scan_x`: four row segments per team (SEGS; CUDA +9-11%, Vulkan -1-3% on
     ///   the tiled field and -24% on the cube, round 15e).
     /// - `chain_encode` (the 2-D form), float32: the walk's previous step kept in
@@ -399,7 +396,10 @@ pub struct Variant {
     ///
     /// `chain_decode_planes` has no such variant: its workgroup-memory stores ran
     /// 22-25% slower through CUDA than its 16-byte stores (368 / 348 against 489 / 446 GB/s on
-    /// the tiled field, round 23).
+    /// the tiled field, round 23). Nor, since round 32, has `chain_decode_ragged`: its
+    /// workgroup-memory stores (CUDA 818 against 783 GB/s without, round 19) lost to its
+    /// quad stores through CUDA too (H100, 8190x32768: 815 / 778 against 927 / 869 GB/s,
+    /// `docs/results/h100-r32a.log`).
     pub coalesce: bool,
 }
 
