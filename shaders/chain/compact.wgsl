@@ -1,15 +1,18 @@
 // chain_compact: after chain_encode, moves each block's words from its slot (block b's
-// word m at slot_word(b, m) of the chunk's slot window, common/chain_slots.wgsl) to its
-// scanned offset in the chunk's payload; writes the chunk's width bytes (four blocks per word, by the block whose
-// index is a multiple of 4) and its payload total (last block): the bytes bitpack_pack
-// writes. One workgroup per WG consecutive blocks: their words form one contiguous run
-// of the payload, which the invocations walk word by word (coalesced writes), each
-// finding its block by a binary search over the group's offsets in workgroup memory;
-// with blocks of 128 values or more, four words (one vec4) at a time. Blocks of 32
-// values (interleaved slots) are moved block by block instead: each invocation copies
-// its block's words, with no search, and a subgroup's loads of its blocks' m-th words
-// are side by side. The slot and
-// payload windows are bound as vec4 arrays (whole 16-byte pieces: the host pads them).
+// word m at slot_word(b, m, bs, w) of the chunk's slot window: its units' words,
+// interleaved in groups of 32 units, common/chain_slots.wgsl) to its scanned offset in
+// the chunk's payload; writes the chunk's width bytes (four blocks per word, by the
+// block whose index is a multiple of 4) and its payload total (last block): the bytes
+// bitpack_pack writes. One workgroup per WG consecutive blocks: their words form one
+// contiguous run of the payload, which the invocations walk word by word (coalesced
+// writes), each finding its block by a binary search over the group's offsets in
+// workgroup memory; with blocks of 128 values or more, four words (one vec4 store) at a
+// time, loaded one by one (a unit's consecutive words are 128 bytes apart in the
+// slots; the other units of its group, whose words share those lines, are moved by
+// neighbouring invocations of the same workgroup). Blocks of 32 values are moved block
+// by block instead: each invocation copies its block's words, with no search, and a
+// subgroup's loads of its blocks' m-th words are side by side. The slot and payload
+// windows are bound as vec4 arrays (whole 16-byte pieces: the host pads them).
 #include "common/grid.wgsl"
 #include "common/bitpack_params.wgsl"
 #include "common/chain_slots.wgsl"
@@ -26,6 +29,15 @@ const WG: u32 = 256u;
 #include "common/group_offsets.wgsl"
 
 #include "common/width_meta.wgsl"
+
+// body word m of block b (width w), 0 past the block's words (the field's last piece)
+fn body_word(b: u32, m: u32, w: u32) -> u32 {
+    if (m >= block_words(w, block_len(b))) {
+        return 0u;
+    }
+    let j = slot_word(b, m, P.block_size, w);
+    return slots[j / 4u][j % 4u];
+}
 
 @compute @workgroup_size(WG)
 fn chain_compact(@builtin(local_invocation_index) lid: u32,
@@ -58,7 +70,12 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
         for (var q = o0 / 4u + lid; q < (o1 + 3u) / 4u; q += WG) {
             let o = 4u * q;
             let k = block_at(o);
-            let v = slots[slot_word(b0 + k, o - s_off[k], P.block_size) / 4u];
+            // four words of one block (of one or two of its units, 128 bytes apart in the
+            // slots; none past the block's words)
+            let bk = b0 + k;
+            let w = widths[bk];
+            let m = o - s_off[k];
+            let v = vec4<u32>(body_word(bk, m, w), body_word(bk, m + 1u, w), body_word(bk, m + 2u, w), body_word(bk, m + 3u, w));
             if (o + 4u <= o1) {
                 payload[q] = v;
             } else {
@@ -76,7 +93,7 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
         if (lid < nb) {
             let c = block_words(widths[b], block_len(b));
             for (var m = 0u; m < c; m++) {
-                let j = slot_word(b, m, 32u);
+                let j = unit_slot(b, m);
                 let o = off + m;
                 payload[o / 4u][o % 4u] = slots[j / 4u][j % 4u];
             }
@@ -84,7 +101,7 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
     } else {
         for (var o = o0 + lid; o < o1; o += WG) {
             let k = block_at(o);
-            let j = slot_word(b0 + k, o - s_off[k], P.block_size);
+            let j = slot_word(b0 + k, o - s_off[k], P.block_size, widths[b0 + k]);
             payload[o / 4u][o % 4u] = slots[j / 4u][j % 4u];
         }
     }

@@ -7,10 +7,10 @@
 // of each invocation's first value, and in 3-D the row above). Per row step, the
 // Lorenzo residuals of the 32 values give their AdaptiveBitpack block's width (a block
 // is block_size / 32 invocations: subgroup shuffles, or workgroup memory), and the
-// invocation packs its 32 codes into exactly `w` words of the block's slot (block b's
-// word m at slot_word(b, m): b * block_size + m, or interleaved in groups of 32 blocks
-// of 32 values, common/chain_slots.wgsl; 32 codes of w bits are w whole words, so no
-// invocation shares a word). Writes widths[b], cost[b] (payload words), the slot words, with centering the
+// invocation packs its 32 codes into exactly `w` words of its unit's slot (word k of
+// unit t = i / 32 at unit_slot(t, k): the units interleaved in groups of 32,
+// common/chain_slots.wgsl; 32 codes of w bits are w whole words, so no invocation
+// shares a word). Writes widths[b], cost[b] (payload words), the slot words, with centering the
 // tile heads, and the Quantizer's outlier mask (bit j of word i / 32 for value i) and
 // outlier counts per 256 values (qmask[counts_at + i / 256], added atomically to zeroed
 // counts; quant_encode's outputs, so the Quantizer only scans and scatters) — the
@@ -31,7 +31,7 @@
 // Bounds: the kernel keeps every access to its storage bindings inside them itself.
 // Once per invocation it tests that the data, width, cost, slot and outlier windows
 // hold the field (values below n, blocks below ceil(n / block_size), slot words below
-// slots_needed: n rounded up to 32, or whole groups of 32 blocks of 32; mask and count
+// slots_needed: whole groups of 32 units of 32 values; mask and count
 // words); an invocation whose windows do not does
 // nothing (but keeps to the barriers). A tile head's store tests its index. The CUDA
 // translation relies on that instead of checking each access:
@@ -415,7 +415,7 @@ fn plane_d(i: u32, x: u32, y: u32, mu: u32) -> V32 {
 }
 
 // Packing: 32 codes of w bits are exactly w words, written LSB-first from slot word
-// pk_at on, pk_step apart (slot_stride).
+// pk_at on, pk_step apart (SLOT_GROUP: the unit's words in the interleaved slots).
 var<private> pk_acc: u32;
 var<private> pk_bits: u32;
 var<private> pk_at: u32;
@@ -455,7 +455,7 @@ fn pack32(r: V32, w: u32, at: u32) {
     pk_acc = 0u;
     pk_bits = 0u;
     pk_at = at;
-    pk_step = slot_stride(P.block_size);
+    pk_step = SLOT_GROUP;
     if (w <= 8u) {
         let w4 = 4u * w;
         put(quad(r.v0, w), w4);
@@ -574,12 +574,11 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
     }
     // every index the kernel forms for an invocation with live set is below these
     // (values j < n: data_u[j * WT + WT - 1], data4 of four aligned values inside n,
-    // data_f[j]; block b < nb; a run's slot words below b * block_size + its 32-value
-    // span, so below n rounded up to 32, or for blocks of 32 inside block b's group of
-    // 32 blocks: slots_needed)
+    // data_f[j]; block b < nb; a unit's slot words inside its group of 32 units:
+    // slots_needed)
     let nb = (P.n + P.block_size - 1u) / P.block_size;
     let fits = P.n * WT <= arrayLength(&data_u) && P.n / (4u / WT) <= arrayLength(&data4) && P.n <= arrayLength(&data_f)
-        && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && slots_needed(nb, P.n, P.block_size) <= arrayLength(&slots)
+        && nb <= arrayLength(&widths) && nb <= arrayLength(&cost) && slots_needed(P.n) <= arrayLength(&slots)
         && (P.n + 31u) / 32u <= arrayLength(&qmask) && P.counts_at + (P.n + 255u) / 256u <= arrayLength(&qmask)
         && (THREE_D || P.nz == 1u) && (!ONE_D || (P.ny == 1u && P.nz == 1u));
     let live = x < limit && k < select(walks, 1u, FLAT) && fits;
@@ -728,7 +727,7 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
                 }
             }
             if (w > 0u) {
-                pack32(r, w, slot_word(b, (lb / LANE) * w, P.block_size));
+                pack32(r, w, unit_slot(b * (P.block_size / LANE) + lb / LANE, 0u));
             }
         }
     }

@@ -8,32 +8,34 @@ use crate::kernels::params::LorenzoParams;
 /// Values per invocation of `chain_encode` (32 codes of w bits are w whole words).
 pub const ENCODE_LANE: u32 = 32;
 
-/// Blocks per interleaved group of the slots of blocks of 32 values (shaders/common/chain_slots.wgsl).
+/// Units (32 consecutive values, one invocation of `chain_encode`) per interleaved group
+/// of the slots (shaders/common/chain_slots.wgsl).
 pub const SLOT_GROUP: u64 = 32;
 
-/// Where `chain_encode` puts word `m` of block `b`'s body (blocks of `bs` values) and
-/// `chain_compact` takes it: `b * bs + m`, except for blocks of 32 values, interleaved
-/// in groups of [`SLOT_GROUP`] blocks (word m of block b at (b / 32) * 1024 + m * 32 +
-/// b % 32), so that the consecutive blocks of a subgroup store and load their m-th
-/// words side by side. The twin of `slot_word` in shaders/common/chain_slots.wgsl (the
-/// kernel tests compare the slots both sides write).
-pub fn slot_word(b: u64, m: u64, bs: u64) -> u64 {
-    if bs == u64::from(ENCODE_LANE) {
-        (b / SLOT_GROUP) * (SLOT_GROUP * bs) + m * SLOT_GROUP + b % SLOT_GROUP
-    } else {
-        b * bs + m
-    }
+/// Where `chain_encode` puts word `k` of unit `t` (the chunk's values 32 t .. 32 t + 31)
+/// and `chain_compact` takes it: the units interleaved in groups of [`SLOT_GROUP`],
+/// (t / 32) * 1024 + k * 32 + t % 32, so that the consecutive units of a subgroup store
+/// and load their k-th words side by side. The twin of `unit_slot` in
+/// shaders/common/chain_slots.wgsl (the kernel tests compare the slots both sides write).
+pub fn unit_slot(t: u64, k: u64) -> u64 {
+    (t / SLOT_GROUP) * (SLOT_GROUP * u64::from(ENCODE_LANE)) + k * SLOT_GROUP + t % SLOT_GROUP
 }
 
-/// Words of the slot buffer of `nb` blocks of `bs` values: whole groups for blocks of 32
-/// ([`slot_word`]), else `nb * bs`. A chunk's window (its first block a multiple of
-/// [`SLOT_GROUP`]) starts at `slot_word(b0, 0, bs)` and takes `slot_words(nbk, bs)`.
+/// Where body word `m` of block `b` (blocks of `bs` values, width `w` > 0) lies in the
+/// slots: a body is its units' words one after another (`w` each), so word `m % w` of
+/// the block's unit `m / w` ([`unit_slot`]). The twin of `slot_word` in
+/// shaders/common/chain_slots.wgsl.
+pub fn slot_word(b: u64, m: u64, bs: u64, w: u64) -> u64 {
+    let j = m / w;
+    unit_slot(b * (bs / u64::from(ENCODE_LANE)) + j, m - j * w)
+}
+
+/// Words of the slot buffer of `nb` blocks of `bs` values: their units in whole groups
+/// ([`unit_slot`]). A chunk's window (its first block a multiple of [`SLOT_GROUP`], so
+/// its first unit too) starts at `unit_slot(b0 * bs / 32, 0)` and takes
+/// `slot_words(nbk, bs)`.
 pub fn slot_words(nb: u64, bs: u64) -> u64 {
-    if bs == u64::from(ENCODE_LANE) {
-        nb.next_multiple_of(SLOT_GROUP) * bs
-    } else {
-        nb * bs
-    }
+    (nb * (bs / u64::from(ENCODE_LANE))).div_ceil(SLOT_GROUP) * SLOT_GROUP * u64::from(ENCODE_LANE)
 }
 
 /// Whether `chain_encode` (or `chain_encode_flat`) takes this AdaptiveBitpack block

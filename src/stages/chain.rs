@@ -129,7 +129,11 @@ pub fn record_forward(
                 BufSlice::new(widths, 4 * b0, 4 * nbk),
                 o_w,
                 // (chunks start at multiples of 256 blocks, so at whole slot groups)
-                BufSlice::new(slots, 4 * crate::kernels::chain::slot_word(b0, 0, bs), 4 * crate::kernels::chain::slot_words(nbk, bs)),
+                BufSlice::new(
+                    slots,
+                    4 * crate::kernels::chain::unit_slot(b0 * bs / u64::from(crate::kernels::chain::ENCODE_LANE), 0),
+                    4 * crate::kernels::chain::slot_words(nbk, bs),
+                ),
                 meta_w,
                 BufSlice::new(payload, 0, pay16),
                 totals_w,

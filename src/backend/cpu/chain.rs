@@ -328,7 +328,7 @@ fn encode<F: SzxFloat>(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
         widths[blk] = w;
         cost[blk] = c;
         for (m, &word) in words.iter().enumerate() {
-            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, bs as u64) as usize;
+            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, bs as u64, w as u64) as usize;
             *slots.get_mut(at).ok_or_else(|| Error::Device("chain_encode slots".into()))? = word;
         }
     }
@@ -370,7 +370,7 @@ pub fn chain_compact(pb: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
         let off = offsets[blk] as usize;
         need(off + c <= payload.len(), "chain_compact payload")?;
         for (m, word) in payload[off..off + c].iter_mut().enumerate() {
-            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, p.block_size as u64) as usize;
+            let at = crate::kernels::chain::slot_word(blk as u64, m as u64, p.block_size as u64, widths[blk] as u64) as usize;
             *word = *slots.get(at).ok_or_else(|| Error::Device("chain_compact slots".into()))?;
         }
     }
