@@ -64,8 +64,8 @@ fn chain_compact(@builtin(local_invocation_index) lid: u32,
     let o1 = s_off[nb - 1u] + block_words(widths[last], block_len(last));
     if (P.block_size % 128u == 0u) {
         // every block but the field's last holds a multiple of 4 words (block_size / 32
-        // per bit of width), so offsets and slot starts are 16-byte aligned: one search
-        // per four words, 16-byte loads and stores; the last piece of the field's last
+        // per bit of width), so payload offsets are 16-byte aligned: one search per
+        // four words, stored as one 16-byte piece; the last piece of the field's last
         // block by components (no word past the payload is written)
         for (var q = o0 / 4u + lid; q < (o1 + 3u) / 4u; q += WG) {
             let o = 4u * q;
