@@ -145,6 +145,119 @@ pub fn unkey64(k: (u32, u32)) -> u64 {
     }
 }
 
+/// The methods of [`SzxFloat`] that read the same for both widths: arithmetic, casts,
+/// and the conversions of the kernels' param structs (float32 or float64 forms with the
+/// same fields) to the twins' `SzxP` / `QuantP`.
+macro_rules! shared_float_fns {
+    ($t:ty, $szx:ty, $szp:ty, $quant:ty) => {
+        fn abs(self) -> $t {
+            <$t>::abs(self)
+        }
+        fn floor(self) -> $t {
+            <$t>::floor(self)
+        }
+        fn add(self, o: $t) -> $t {
+            self + o
+        }
+        fn sub(self, o: $t) -> $t {
+            self - o
+        }
+        fn mul(self, o: $t) -> $t {
+            self * o
+        }
+        fn from_u32(q: u32) -> $t {
+            q as $t
+        }
+        fn to_u32(self) -> u32 {
+            self as u32
+        }
+        fn to_f64(self) -> f64 {
+            self as f64
+        }
+        fn from_f64(v: f64) -> $t {
+            v as $t
+        }
+        fn pow2(e: i32) -> $t {
+            (2.0 as $t).powi(e)
+        }
+        fn from_i32(q: i32) -> $t {
+            q as $t
+        }
+        fn to_i32(self) -> i32 {
+            self as i32
+        }
+        fn params(p: &[u8]) -> Result<SzxP<$t>> {
+            let q: $szx = params(p)?;
+            Ok(SzxP {
+                n: q.n,
+                block_size: q.block_size,
+                nblocks: q.nblocks,
+                exact: q.exact,
+                chunk: q.chunk,
+                word_base: q.word_base,
+                eb: q.eb,
+                inv: q.inv,
+                step: q.step,
+                one: q.one,
+                tiny: q.tiny,
+                two_maxw: q.two_maxw,
+            })
+        }
+        fn zparams(p: &[u8]) -> Result<QuantP<$t>> {
+            let q: $szp = params(p)?;
+            Ok(QuantP {
+                codes_off: 0,
+                n: q.n,
+                base: 0,
+                zigzag: 1,
+                count: 0,
+                chunk: q.chunk,
+                math: SzxP {
+                    n: q.n,
+                    block_size: q.block_size,
+                    nblocks: q.nblocks,
+                    exact: 0,
+                    chunk: q.chunk,
+                    word_base: q.word_base,
+                    eb: q.eb,
+                    inv: q.inv,
+                    step: q.step,
+                    one: q.one,
+                    tiny: 0.0,
+                    two_maxw: 0.0,
+                },
+                limit: q.limit,
+            })
+        }
+        fn qparams(p: &[u8]) -> Result<QuantP<$t>> {
+            let q: $quant = params(p)?;
+            Ok(QuantP {
+                codes_off: q.codes_off,
+                n: q.n,
+                base: q.base,
+                zigzag: q.zigzag,
+                count: q.count,
+                chunk: q.chunk,
+                math: SzxP {
+                    n: q.n,
+                    block_size: 1,
+                    nblocks: 0,
+                    exact: 0,
+                    chunk: q.chunk,
+                    word_base: 0,
+                    eb: q.eb,
+                    inv: q.inv,
+                    step: q.step,
+                    one: q.one,
+                    tiny: 0.0,
+                    two_maxw: 0.0,
+                },
+                limit: q.limit,
+            })
+        }
+    };
+}
+
 impl SzxFloat for f32 {
     const WT: u32 = 1;
     const MAXW: u32 = 24;
@@ -157,30 +270,6 @@ impl SzxFloat for f32 {
     type Key = u32;
     const KEY_MIN: u32 = 0;
     const KEY_MAX: u32 = u32::MAX;
-    fn abs(self) -> f32 {
-        f32::abs(self)
-    }
-    fn floor(self) -> f32 {
-        f32::floor(self)
-    }
-    fn add(self, o: f32) -> f32 {
-        self + o
-    }
-    fn sub(self, o: f32) -> f32 {
-        self - o
-    }
-    fn mul(self, o: f32) -> f32 {
-        self * o
-    }
-    fn from_u32(q: u32) -> f32 {
-        q as f32
-    }
-    fn to_u32(self) -> u32 {
-        self as u32
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
     fn round_down_from_f64(v: f64) -> f32 {
         let f = v as f32;
         if (f as f64) > v {
@@ -188,9 +277,6 @@ impl SzxFloat for f32 {
         } else {
             f
         }
-    }
-    fn from_f64(v: f64) -> f32 {
-        v as f32
     }
     fn words(self) -> [u32; 2] {
         [self.to_bits(), 0]
@@ -211,84 +297,7 @@ impl SzxFloat for f32 {
     fn key_to_f64(k: u32) -> f64 {
         f32::from_bits(unkey32(k)) as f64
     }
-    fn params(p: &[u8]) -> Result<SzxP<f32>> {
-        let q: SzxParams32 = params(p)?;
-        Ok(SzxP {
-            n: q.n,
-            block_size: q.block_size,
-            nblocks: q.nblocks,
-            exact: q.exact,
-            chunk: q.chunk,
-            word_base: q.word_base,
-            eb: q.eb,
-            inv: q.inv,
-            step: q.step,
-            one: q.one,
-            tiny: q.tiny,
-            two_maxw: q.two_maxw,
-        })
-    }
-    fn pow2(e: i32) -> f32 {
-        2f32.powi(e)
-    }
-    fn from_i32(q: i32) -> f32 {
-        q as f32
-    }
-    fn to_i32(self) -> i32 {
-        self as i32
-    }
-    fn zparams(p: &[u8]) -> Result<QuantP<f32>> {
-        let q: SzpParams32 = params(p)?;
-        Ok(QuantP {
-            codes_off: 0,
-            n: q.n,
-            base: 0,
-            zigzag: 1,
-            count: 0,
-            chunk: q.chunk,
-            math: SzxP {
-                n: q.n,
-                block_size: q.block_size,
-                nblocks: q.nblocks,
-                exact: 0,
-                chunk: q.chunk,
-                word_base: q.word_base,
-                eb: q.eb,
-                inv: q.inv,
-                step: q.step,
-                one: q.one,
-                tiny: 0.0,
-                two_maxw: 0.0,
-            },
-            limit: q.limit,
-        })
-    }
-    fn qparams(p: &[u8]) -> Result<QuantP<f32>> {
-        let q: QuantParams32 = params(p)?;
-        Ok(QuantP {
-            codes_off: q.codes_off,
-            n: q.n,
-            base: q.base,
-            zigzag: q.zigzag,
-            count: q.count,
-            chunk: q.chunk,
-            math: SzxP {
-                n: q.n,
-                block_size: 1,
-                nblocks: 0,
-                exact: 0,
-                chunk: q.chunk,
-                word_base: 0,
-                eb: q.eb,
-                inv: q.inv,
-                step: q.step,
-                one: q.one,
-                tiny: 0.0,
-                two_maxw: 0.0,
-            },
-            limit: q.limit,
-        })
-    }
+    shared_float_fns!(f32, SzxParams32, SzpParams32, QuantParams32);
 }
 
 impl SzxFloat for f64 {
@@ -303,34 +312,7 @@ impl SzxFloat for f64 {
     type Key = (u32, u32);
     const KEY_MIN: (u32, u32) = (0, 0);
     const KEY_MAX: (u32, u32) = (u32::MAX, u32::MAX);
-    fn abs(self) -> f64 {
-        f64::abs(self)
-    }
-    fn floor(self) -> f64 {
-        f64::floor(self)
-    }
-    fn add(self, o: f64) -> f64 {
-        self + o
-    }
-    fn sub(self, o: f64) -> f64 {
-        self - o
-    }
-    fn mul(self, o: f64) -> f64 {
-        self * o
-    }
-    fn from_u32(q: u32) -> f64 {
-        q as f64
-    }
-    fn to_u32(self) -> u32 {
-        self as u32
-    }
-    fn to_f64(self) -> f64 {
-        self
-    }
     fn round_down_from_f64(v: f64) -> f64 {
-        v
-    }
-    fn from_f64(v: f64) -> f64 {
         v
     }
     fn words(self) -> [u32; 2] {
@@ -354,84 +336,7 @@ impl SzxFloat for f64 {
     fn key_to_f64(k: (u32, u32)) -> f64 {
         f64::from_bits(unkey64(k))
     }
-    fn params(p: &[u8]) -> Result<SzxP<f64>> {
-        let q: SzxParams64 = params(p)?;
-        Ok(SzxP {
-            n: q.n,
-            block_size: q.block_size,
-            nblocks: q.nblocks,
-            exact: q.exact,
-            chunk: q.chunk,
-            word_base: q.word_base,
-            eb: q.eb,
-            inv: q.inv,
-            step: q.step,
-            one: q.one,
-            tiny: q.tiny,
-            two_maxw: q.two_maxw,
-        })
-    }
-    fn pow2(e: i32) -> f64 {
-        2f64.powi(e)
-    }
-    fn from_i32(q: i32) -> f64 {
-        q as f64
-    }
-    fn to_i32(self) -> i32 {
-        self as i32
-    }
-    fn zparams(p: &[u8]) -> Result<QuantP<f64>> {
-        let q: SzpParams64 = params(p)?;
-        Ok(QuantP {
-            codes_off: 0,
-            n: q.n,
-            base: 0,
-            zigzag: 1,
-            count: 0,
-            chunk: q.chunk,
-            math: SzxP {
-                n: q.n,
-                block_size: q.block_size,
-                nblocks: q.nblocks,
-                exact: 0,
-                chunk: q.chunk,
-                word_base: q.word_base,
-                eb: q.eb,
-                inv: q.inv,
-                step: q.step,
-                one: q.one,
-                tiny: 0.0,
-                two_maxw: 0.0,
-            },
-            limit: q.limit,
-        })
-    }
-    fn qparams(p: &[u8]) -> Result<QuantP<f64>> {
-        let q: QuantParams64 = params(p)?;
-        Ok(QuantP {
-            codes_off: q.codes_off,
-            n: q.n,
-            base: q.base,
-            zigzag: q.zigzag,
-            count: q.count,
-            chunk: q.chunk,
-            math: SzxP {
-                n: q.n,
-                block_size: 1,
-                nblocks: 0,
-                exact: 0,
-                chunk: q.chunk,
-                word_base: 0,
-                eb: q.eb,
-                inv: q.inv,
-                step: q.step,
-                one: q.one,
-                tiny: 0.0,
-                two_maxw: 0.0,
-            },
-            limit: q.limit,
-        })
-    }
+    shared_float_fns!(f64, SzxParams64, SzpParams64, QuantParams64);
 }
 
 // ---- the value path (shaders/common/szx_math.wgsl) ----
