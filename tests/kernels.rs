@@ -165,6 +165,21 @@ fn exclusive_scan_ref(v: &[u32]) -> Vec<u32> {
         .collect()
 }
 
+/// The exclusive prefix sums of `v` and their total (offsets of consecutive runs of
+/// `v[i]` items; the sums fit u32 in these tests).
+fn offsets_of(v: &[u32]) -> (Vec<u32>, u32) {
+    let mut acc = 0u32;
+    let offs = v
+        .iter()
+        .map(|&x| {
+            let e = acc;
+            acc += x;
+            e
+        })
+        .collect();
+    (offs, acc)
+}
+
 /// `got` is the exclusive scan of `input`; else the first differing position.
 fn assert_exclusive_scan(got: &[u32], input: &[u32], what: &str) {
     let want = exclusive_scan_ref(input);
@@ -342,12 +357,7 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
             assert!(e8[0][64 * 4..].iter().all(|&x| x == 0x3C), "{what}: szx_encode8 wrote past its 64 blocks");
         }
     }
-    let mut offs = vec![0u32; nb];
-    let mut acc = 0u32;
-    for b in 0..nb {
-        offs[b] = acc;
-        acc += cost[b];
-    }
+    let (offs, acc) = offsets_of(&cost[..nb]);
     let total = acc as usize;
     let out = twin_check(
         what,
@@ -670,12 +680,7 @@ fn quant_kernels_match_twins() {
             for (k, c) in counts.iter().enumerate() {
                 assert_eq!(*c, flags[k * 256..((k + 1) * 256).min(n)].iter().sum::<u32>(), "count of workgroup {k}");
             }
-            let mut offs = vec![0u32; ng];
-            let mut acc = 0;
-            for k in 0..ng {
-                offs[k] = acc;
-                acc += counts[k];
-            }
+            let (offs, acc) = offsets_of(&counts[..ng]);
             let out = twin_check(
                 "quant f32",
                 Kernel::QuantScatter,
@@ -771,12 +776,7 @@ fn bitpack_kernels_match_twins() {
                 nb as u64,
             );
             let (widths, cost) = (out[0].clone(), u32s(&out[1]));
-            let mut offs = vec![0u32; nb];
-            let mut acc = 0;
-            for b in 0..nb {
-                offs[b] = acc;
-                acc += cost[b];
-            }
+            let (offs, acc) = offsets_of(&cost[..nb]);
             let out = twin_check(
                 "bitpack",
                 Kernel::BitpackPack,
@@ -952,12 +952,7 @@ fn szp_kernels_match_twins() {
                 nb as u64,
             );
             let (widths, cost) = (out[0].clone(), u32s(&out[1]));
-            let mut offs = vec![0u32; nb];
-            let mut acc = 0;
-            for b in 0..nb {
-                offs[b] = acc;
-                acc += cost[b];
-            }
+            let (offs, acc) = offsets_of(&cost[..nb]);
             let out = twin_check(
                 "szp",
                 Kernel::SzpPack,
@@ -1100,12 +1095,7 @@ fn chain_kernels_match_twins() {
                 nb as u64,
             );
             let (widths, cost) = (out[0].clone(), u32s(&out[1]));
-            let mut offs = vec![0u32; nb];
-            let mut acc = 0;
-            for b in 0..nb {
-                offs[b] = acc;
-                acc += cost[b];
-            }
+            let (offs, acc) = offsets_of(&cost[..nb]);
             twin_check(
                 "chain",
                 Kernel::ChainPack,
@@ -1200,12 +1190,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                 assert_eq!(qm[counts_at + g], want.wrapping_add(7), "{what}: outlier count of group {g}");
             }
             assert!(flags.contains(&1), "{what}: the data has outliers");
-            let mut offs = vec![0u32; nb];
-            let mut acc = 0;
-            for b in 0..nb {
-                offs[b] = acc;
-                acc += cost[b];
-            }
+            let (offs, acc) = offsets_of(&cost[..nb]);
             let bp = BitpackParams { n: n as u32, block_size: bs, nblocks: nb as u32, zigzag: bzz, ..Default::default() };
             let out = twin_check(
                 &what,
@@ -1578,12 +1563,7 @@ fn chain_unpack_matches_twin() {
             nb as u64,
         );
         let cost = u32s(&w[1]);
-        let mut offs = vec![0u32; nb];
-        let mut acc = 0;
-        for b in 0..nb {
-            offs[b] = acc;
-            acc += cost[b];
-        }
+        let (offs, acc) = offsets_of(&cost[..nb]);
         let pk = run(
             c.as_ref(),
             0,
@@ -1829,12 +1809,7 @@ fn wavelet_io_and_correct_kernels_match_twins() {
                 groups,
             );
             let fl = u32s(&flags[0]);
-            let mut pos = vec![0u32; n];
-            let mut acc = 0;
-            for i in 0..n {
-                pos[i] = acc;
-                acc += fl[i];
-            }
+            let (pos, acc) = offsets_of(&fl[..n]);
             let count = acc as usize;
             let ent = twin_check(
                 "correct_scatter",
