@@ -31,7 +31,7 @@ fi
 echo "== GPU adapter used by the tests"
 target/release/fzwgpu adapters
 cargo test --release --all-targets "$@"
-# the COALESCE variants (chain_encode, chain_decode_1d, chain_decode_ragged, chain_scan_x: the CUDA backend's default) on the same adapter
+# the COALESCE variants (chain_encode, chain_decode_1d, chain_scan_x: the CUDA backend's default) on the same adapter
 echo "== kernel twins, fused chains and SZp-chain presets with FZWGPU_COALESCE=1"
 FZWGPU_COALESCE=1 cargo test --release --test kernels --test fusion --test adversarial_szp --test chunks "$@"
 # the one-pass look-back scan (scan_lookback) in place of reduce-then-scan, where the

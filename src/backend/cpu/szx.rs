@@ -76,7 +76,7 @@ pub struct QuantP<F> {
 }
 
 /// The SZx params in typed form.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct SzxP<F> {
     pub n: u32,
     pub block_size: u32,
@@ -212,19 +212,18 @@ macro_rules! shared_float_fns {
                 zigzag: 1,
                 count: 0,
                 chunk: q.chunk,
+                // (exact, tiny and two_maxw: 0)
                 math: SzxP {
                     n: q.n,
                     block_size: q.block_size,
                     nblocks: q.nblocks,
-                    exact: 0,
                     chunk: q.chunk,
                     word_base: q.word_base,
                     eb: q.eb,
                     inv: q.inv,
                     step: q.step,
                     one: q.one,
-                    tiny: 0.0,
-                    two_maxw: 0.0,
+                    ..Default::default()
                 },
                 limit: q.limit,
             })
@@ -238,20 +237,8 @@ macro_rules! shared_float_fns {
                 zigzag: q.zigzag,
                 count: q.count,
                 chunk: q.chunk,
-                math: SzxP {
-                    n: q.n,
-                    block_size: 1,
-                    nblocks: 0,
-                    exact: 0,
-                    chunk: q.chunk,
-                    word_base: 0,
-                    eb: q.eb,
-                    inv: q.inv,
-                    step: q.step,
-                    one: q.one,
-                    tiny: 0.0,
-                    two_maxw: 0.0,
-                },
+                // (nblocks, exact, word_base, tiny and two_maxw: 0)
+                math: SzxP { n: q.n, block_size: 1, chunk: q.chunk, eb: q.eb, inv: q.inv, step: q.step, one: q.one, ..Default::default() },
                 limit: q.limit,
             })
         }
