@@ -64,6 +64,11 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_SCAN", Accepts::Choice(&["reduce", "lookback"]), "device-wide offset scan"),
     ("FZWGPU_POOL", Accepts::Choice(ON_OFF), "keep released device buffers for reuse"),
     ("FZWGPU_HUGEPAGES", Accepts::Choice(ON_OFF), "ask for transparent huge pages for large host buffers (default off)"),
+    (
+        "FZWGPU_UPLOAD_STAGING",
+        Accepts::Choice(&["host", "mapped"]),
+        "Vulkan upload staging: buffers in host memory (host, the default where the driver offers such memory) or wgpu's mapped buffers (mapped; measurements)",
+    ),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),

@@ -287,6 +287,7 @@ fn bench_prints_a_table_and_appends_json() {
             "decompress_e2e_gbps",
             "adapter",
             "driver",
+            "upload_staging",
             "backend",
         ] {
             assert!(!l[k].is_null(), "missing {k}");

@@ -99,14 +99,46 @@ fn read_into_fills_exactly_the_destinations() {
 }
 
 #[test]
+fn both_upload_stagings_are_exact() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::Backend;
+    // wgpu's mapped buffers, and buffers in host memory (lavapipe offers a cached
+    // host-visible type, so CI runs this path): ragged lengths, offsets, several chunks
+    let n = 67 * MIB + 4;
+    let data = pattern(n, 21);
+    for host in [false, true] {
+        let be = WgpuBackend::new(&WgpuOptions { host_staging: Some(host), ..Default::default() }).expect("wgpu adapter");
+        let staging = be.info().upload_staging.clone();
+        assert_eq!(staging.starts_with("host memory"), host, "{staging}");
+        let buf = be.create_buffer(n as u64 + 16).unwrap();
+        be.write_buffer(buf, 0, &vec![0x5Au8; n + 16]).unwrap();
+        be.write_buffer(buf, 12, &data[..n - 3]).unwrap();
+        let got = be.read_buffers(&[BufSlice::new(buf, 0, n as u64 + 16)]).unwrap().remove(0);
+        assert!(got[..12].iter().all(|&b| b == 0x5A), "{staging}: bytes before the upload changed");
+        assert!(got[12..n + 9] == data[..n - 3], "{staging}: the upload differs");
+        // the ragged tail is padded to a whole word with zero bytes
+        assert!(got[n + 9..n + 12] == [0, 0, 0], "{staging}: padding bytes");
+        assert!(got[n + 12..].iter().all(|&b| b == 0x5A), "{staging}: bytes after the upload changed");
+        // the pair reused: a second upload, back to back, then read
+        let data2 = pattern(40 * MIB, 22);
+        be.write_buffer(buf, 4 * MIB as u64, &data2).unwrap();
+        let got = be.read_buffers(&[BufSlice::new(buf, 4 * MIB as u64, data2.len() as u64)]).unwrap().remove(0);
+        assert!(got == data2, "{staging}: the second upload differs");
+        be.release_buffer(buf);
+    }
+}
+
+#[test]
 fn staging_allocation_failures_are_typed_errors() {
     use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
     use fzwgpu::{Backend, Error};
     let data = pattern(9 * MIB, 3);
     // allocations in order: the buffer, the two upload and the two download staging
-    // buffers; failing each one in turn, then none
-    for k in 0..6u64 {
-        let be = WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), ..Default::default() }).expect("wgpu adapter");
+    // buffers; failing each one in turn, then none (wgpu's mapped upload staging, then
+    // the host-memory one: the same count)
+    for (k, host) in (0..6u64).flat_map(|k| [(k, false), (k, true)]) {
+        let be = WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), host_staging: Some(host), ..Default::default() })
+            .expect("wgpu adapter");
         let run = || -> fzwgpu::Result<Vec<u8>> {
             let buf = be.create_buffer(data.len() as u64)?;
             be.write_buffer(buf, 0, &data)?;

@@ -321,6 +321,7 @@ impl CudaBackend {
             loop_limit: None,
             coalesce,
             software: false,
+            upload_staging: "pinned host memory".into(),
         };
         Ok(CudaBackend {
             info,

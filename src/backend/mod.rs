@@ -66,6 +66,10 @@ pub struct BackendInfo {
     /// The adapter computes on the host's CPU: the cpu backend, and wgpu adapters of
     /// device type Cpu (lavapipe/llvmpipe). `bench` skips its pre-heat there.
     pub software: bool,
+    /// Where large uploads are staged on the host: "pinned host memory" (CUDA), "host
+    /// memory (cached) (Vulkan memory type 3)" (Vulkan, `host_staging.rs`), "mapped
+    /// buffers" (wgpu's own `MAP_WRITE` buffers), "none" (cpu). Printed by `bench`.
+    pub upload_staging: String,
 }
 
 impl BackendInfo {

@@ -735,14 +735,15 @@ fn run(cli: Cli) -> Result<()> {
             let b = backend::open(&BackendChoice::Wgpu { adapter: None })?;
             let i = b.info();
             println!(
-                "selected: {} | {} | {} | shader_f64={} subgroups={} timestamps={} max_binding={} MiB",
+                "selected: {} | {} | {} | shader_f64={} subgroups={} timestamps={} max_binding={} MiB | upload staging: {}",
                 i.adapter,
                 i.api,
                 i.driver,
                 i.shader_f64,
                 i.subgroups,
                 i.timestamps,
-                i.max_binding_bytes >> 20
+                i.max_binding_bytes >> 20,
+                i.upload_staging
             );
             Ok(())
         }
@@ -1148,6 +1149,7 @@ fn bench_field(
         bound.value
     );
     println!("adapter: {} | {} | {} | backend {}", info.adapter, info.api, info.driver, info.kind.name());
+    println!("upload staging: {}", info.upload_staging);
     let opts = RunOptions { fusion, ..RunOptions::default() };
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
@@ -1327,6 +1329,7 @@ fn bench_field(
                     "adapter": info.adapter,
                     "api": info.api,
                     "driver": info.driver,
+                    "upload_staging": info.upload_staging,
                     "software": info.software,
                     "backend": info.kind.name(),
                     "notes": c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect::<Vec<_>>(),

@@ -156,6 +156,7 @@ impl CpuBackend {
                 loop_limit: None,
                 coalesce: false,
                 software: true,
+                upload_staging: "none".into(),
             },
             slab: Mutex::new(Slab::default()),
         }

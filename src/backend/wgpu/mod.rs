@@ -3,6 +3,26 @@
 //! [`Recording`] becomes one queue submission with GPU timestamps around it; readbacks
 //! go through one reused staging buffer.
 
+#[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
+mod host_staging;
+/// Without the Vulkan backend there is no host-memory staging: wgpu's mapped buffers.
+#[cfg(not(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd")))]
+mod host_staging {
+    pub(crate) struct HostStaging {
+        pub buffer: wgpu::Buffer,
+    }
+    impl HostStaging {
+        pub fn new(_: &wgpu::Device, _: u64) -> std::result::Result<HostStaging, String> {
+            Err("host-memory staging needs the Vulkan backend".into())
+        }
+        pub fn bytes_mut(&mut self) -> &mut [u8] {
+            &mut []
+        }
+    }
+    pub(crate) fn probe(_: &wgpu::Device) -> std::result::Result<String, String> {
+        Err("host-memory staging needs the Vulkan backend".into())
+    }
+}
 use super::pool::{pool_from_env, size_class, BufferTable};
 use super::{grid, validate_recording, Backend, BackendInfo, BackendKind, Submission};
 use crate::error::{Error, Result};
@@ -36,6 +56,10 @@ pub struct WgpuOptions {
     /// `Variant::coalesce` (None: `FZWGPU_COALESCE`, else off): tests run the
     /// CUDA-tuned kernel variants through lavapipe with it.
     pub coalesce: Option<bool>,
+    /// Stage large uploads in host memory (`Some(true)`, where the Vulkan driver offers
+    /// it) or in wgpu's mapped buffers (`Some(false)`); None: `FZWGPU_UPLOAD_STAGING`,
+    /// else host memory where offered.
+    pub host_staging: Option<bool>,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -57,6 +81,14 @@ struct Pipe {
     uniform_size: u64,
 }
 
+/// One upload staging buffer.
+enum UpStaging {
+    /// wgpu's `MAP_WRITE` buffer, and whether it is mapped now.
+    Mapped(wgpu::Buffer, bool),
+    /// A buffer in host memory, mapped for its lifetime.
+    Host(host_staging::HostStaging),
+}
+
 struct Timestamps {
     set: wgpu::QuerySet,
     resolve: wgpu::Buffer,
@@ -73,9 +105,12 @@ pub struct WgpuBackend {
     slab: Mutex<BufferTable<wgpu::Buffer>>,
     params: Mutex<Option<(u64, wgpu::Buffer)>>,
     staging: Mutex<Option<(u64, wgpu::Buffer)>>,
-    /// Upload staging: two persistent MAP_WRITE buffers of UPLOAD_CHUNK bytes, each
-    /// (buffer, mapped now, submission of its last copy).
-    uploads: Mutex<Vec<(wgpu::Buffer, bool, Option<wgpu::SubmissionIndex>)>>,
+    /// Upload staging: two persistent buffers of UPLOAD_CHUNK bytes, each with the
+    /// submission of its last copy.
+    uploads: Mutex<Vec<(UpStaging, Option<wgpu::SubmissionIndex>)>>,
+    /// Stage uploads in host memory (`host_staging.rs`): Vulkan with a suitable memory
+    /// type, unless `FZWGPU_UPLOAD_STAGING=mapped`; cleared if creating one fails.
+    host_staging: AtomicBool,
     /// Download staging: two persistent MAP_READ buffers of DOWNLOAD_CHUNK bytes.
     downloads: Mutex<Vec<wgpu::Buffer>>,
     ts: Option<Timestamps>,
@@ -279,6 +314,16 @@ impl WgpuBackend {
             && ainfo.subgroup_max_size.is_power_of_two()
             && ainfo.subgroup_min_size.is_power_of_two();
         let coalesce = opts.coalesce.unwrap_or_else(|| kernels::coalesce_from_env(false));
+        let staging_env = crate::envcfg::get("FZWGPU_UPLOAD_STAGING")?;
+        let host_staging = match (opts.host_staging, staging_env.as_deref()) {
+            (Some(false), _) => Err("not asked for".to_string()),
+            (None, Some("mapped")) => Err("FZWGPU_UPLOAD_STAGING=mapped".to_string()),
+            _ => host_staging::probe(&device),
+        };
+        let upload_staging = match &host_staging {
+            Ok(d) => d.clone(),
+            Err(why) => format!("mapped buffers ({why})"),
+        };
         let info = BackendInfo {
             kind: BackendKind::Wgpu,
             adapter: ainfo.name.clone(),
@@ -296,6 +341,7 @@ impl WgpuBackend {
                 .then_some(super::LLVMPIPE_LOOP_LIMIT),
             coalesce,
             software: ainfo.device_type == wgpu::DeviceType::Cpu,
+            upload_staging,
         };
         Ok(WgpuBackend {
             info,
@@ -306,6 +352,7 @@ impl WgpuBackend {
             params: Mutex::new(None),
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),
+            host_staging: AtomicBool::new(host_staging.is_ok()),
             downloads: Mutex::new(Vec::new()),
             ts,
             lost,
@@ -472,6 +519,19 @@ impl WgpuBackend {
             if self.fail_allocs_after.is_some_and(|n| k >= n) {
                 return Err(Error::OutOfMemory(format!("upload staging: injected failure (allocation {k})")));
             }
+            if self.host_staging.load(Ordering::SeqCst) {
+                match host_staging::HostStaging::new(&self.device, UPLOAD_CHUNK) {
+                    Ok(h) => {
+                        up.push((UpStaging::Host(h), None));
+                        continue;
+                    }
+                    // from now on wgpu's own buffers (the pair is never mixed)
+                    Err(_) => {
+                        self.host_staging.store(false, Ordering::SeqCst);
+                        up.clear();
+                    }
+                }
+            }
             let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
             let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("fzwgpu.upload"),
@@ -482,44 +542,62 @@ impl WgpuBackend {
             if let Some(e) = pollster::block_on(scope.pop()) {
                 return Err(Error::OutOfMemory(format!("upload staging: {e}")));
             }
-            up.push((buf, true, None));
+            up.push((UpStaging::Mapped(buf, true), None));
         }
         let result = (|| -> Result<()> {
             for (k, chunk) in data.chunks(UPLOAD_CHUNK as usize).enumerate() {
-                let (buf, mapped, last) = &mut up[k % 2];
-                if !*mapped {
-                    // mapping for writing completes once the copy that read it has run
-                    let (tx, rx) = std::sync::mpsc::channel();
-                    buf.slice(..).map_async(wgpu::MapMode::Write, move |r| {
-                        let _ = tx.send(r);
-                    });
-                    if let Some(idx) = last.take() {
-                        self.wait(idx)?;
-                    } else {
-                        self.device
-                            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) })
-                            .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
-                    }
-                    rx.recv_timeout(Duration::from_secs(5))
-                        .map_err(|_| Error::Device("upload staging map callback never arrived".into()))?
-                        .map_err(|e| Error::Device(format!("map_async (write): {e}")))?;
-                    *mapped = true;
-                }
+                let (stage, last) = &mut up[k % 2];
                 let len = chunk.len() as u64;
                 let padded = len.next_multiple_of(4);
-                {
-                    let mut view =
-                        buf.slice(..padded).get_mapped_range_mut().map_err(|e| Error::Device(format!("get_mapped_range_mut: {e}")))?;
-                    if len == padded {
-                        par_write(view.slice(..), chunk);
-                    } else {
-                        let mut tail = chunk.to_vec();
-                        tail.resize(padded as usize, 0);
-                        view.copy_from_slice(&tail);
+                let buf = match stage {
+                    UpStaging::Host(h) => {
+                        // the copy that last read this buffer must be done before the
+                        // host overwrites it
+                        if let Some(idx) = last.take() {
+                            self.wait(idx)?;
+                        }
+                        let bytes = &mut h.bytes_mut()[..padded as usize];
+                        crate::hostmem::par_copy(&mut bytes[..len as usize], chunk);
+                        bytes[len as usize..].fill(0);
+                        &h.buffer
                     }
-                }
-                buf.unmap();
-                *mapped = false;
+                    UpStaging::Mapped(buf, mapped) => {
+                        if !*mapped {
+                            // mapping for writing completes once the copy that read it has run
+                            let (tx, rx) = std::sync::mpsc::channel();
+                            buf.slice(..).map_async(wgpu::MapMode::Write, move |r| {
+                                let _ = tx.send(r);
+                            });
+                            if let Some(idx) = last.take() {
+                                self.wait(idx)?;
+                            } else {
+                                self.device
+                                    .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(POLL_TIMEOUT) })
+                                    .map_err(|e| Error::Device(format!("waiting for the device: {e}")))?;
+                            }
+                            rx.recv_timeout(Duration::from_secs(5))
+                                .map_err(|_| Error::Device("upload staging map callback never arrived".into()))?
+                                .map_err(|e| Error::Device(format!("map_async (write): {e}")))?;
+                            *mapped = true;
+                        }
+                        {
+                            let mut view = buf
+                                .slice(..padded)
+                                .get_mapped_range_mut()
+                                .map_err(|e| Error::Device(format!("get_mapped_range_mut: {e}")))?;
+                            if len == padded {
+                                par_write(view.slice(..), chunk);
+                            } else {
+                                let mut tail = chunk.to_vec();
+                                tail.resize(padded as usize, 0);
+                                view.copy_from_slice(&tail);
+                            }
+                        }
+                        buf.unmap();
+                        *mapped = false;
+                        &*buf
+                    }
+                };
                 let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.upload") });
                 enc.copy_buffer_to_buffer(buf, 0, dst, offset + k as u64 * UPLOAD_CHUNK, padded);
                 *last = Some(self.queue.submit([enc.finish()]));
@@ -527,7 +605,7 @@ impl WgpuBackend {
             Ok(())
         })();
         if result.is_err() {
-            // a staging buffer may be mid-map: never reuse them
+            // a staging buffer may be mid-map or mid-copy: never reuse them
             up.clear();
         }
         result
