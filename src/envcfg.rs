@@ -69,6 +69,8 @@ const VARS: &[(&str, Accepts, &str)] = &[
         Accepts::Choice(&["host", "mapped"]),
         "Vulkan upload staging: buffers in host memory (host, the default where the driver offers such memory) or wgpu's mapped buffers (mapped; measurements)",
     ),
+    ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "wgpu upload staging buffer size, 1M-1G (default 32M; measurements)"),
+    ("FZWGPU_UPLOAD_BUFFERS", Accepts::Positive, "wgpu upload staging buffers used in turn, 2-8 (default 2; measurements)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),

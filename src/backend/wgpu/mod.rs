@@ -66,8 +66,11 @@ pub struct WgpuOptions {
 pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
 /// Uploads of at least this many bytes go through the persistent staging pair.
 const UPLOAD_MIN: u64 = 4 << 20;
-/// Size of each upload staging buffer (one chunk in flight while the next is filled).
+/// Size of each upload staging buffer (one chunk in flight while the next is filled;
+/// `FZWGPU_UPLOAD_CHUNK` changes it for measurements).
 const UPLOAD_CHUNK: u64 = 32 << 20;
+/// Upload staging buffers used in turn (`FZWGPU_UPLOAD_BUFFERS`, 2-8, for measurements).
+const UPLOAD_BUFFERS: usize = 2;
 /// Readbacks of at least this many bytes (in all) go through the download staging pair.
 const DOWNLOAD_MIN: u64 = 4 << 20;
 /// Size of each download staging buffer (the device copies into one while the host
@@ -105,12 +108,14 @@ pub struct WgpuBackend {
     slab: Mutex<BufferTable<wgpu::Buffer>>,
     params: Mutex<Option<(u64, wgpu::Buffer)>>,
     staging: Mutex<Option<(u64, wgpu::Buffer)>>,
-    /// Upload staging: two persistent buffers of UPLOAD_CHUNK bytes, each with the
-    /// submission of its last copy.
+    /// Upload staging: `upload_buffers` persistent buffers of `upload_chunk` bytes, each
+    /// with the submission of its last copy.
     uploads: Mutex<Vec<(UpStaging, Option<wgpu::SubmissionIndex>)>>,
     /// Stage uploads in host memory (`host_staging.rs`): Vulkan with a suitable memory
     /// type, unless `FZWGPU_UPLOAD_STAGING=mapped`; cleared if creating one fails.
     host_staging: AtomicBool,
+    upload_chunk: u64,
+    upload_buffers: usize,
     /// Download staging: two persistent MAP_READ buffers of DOWNLOAD_CHUNK bytes.
     downloads: Mutex<Vec<wgpu::Buffer>>,
     ts: Option<Timestamps>,
@@ -320,6 +325,15 @@ impl WgpuBackend {
             (None, Some("mapped")) => Err("FZWGPU_UPLOAD_STAGING=mapped".to_string()),
             _ => host_staging::probe(&device),
         };
+        let upload_chunk =
+            crate::envcfg::get("FZWGPU_UPLOAD_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(UPLOAD_CHUNK);
+        if !(1 << 20..=1 << 30).contains(&upload_chunk) || upload_chunk % 4 != 0 {
+            return Err(Error::config(format!("FZWGPU_UPLOAD_CHUNK={upload_chunk}: want a multiple of 4 from 1M to 1G")));
+        }
+        let upload_buffers = crate::envcfg::number("FZWGPU_UPLOAD_BUFFERS")?.unwrap_or(UPLOAD_BUFFERS as u64);
+        if !(2..=8).contains(&upload_buffers) {
+            return Err(Error::config(format!("FZWGPU_UPLOAD_BUFFERS={upload_buffers}: want 2 to 8")));
+        }
         let upload_staging = match &host_staging {
             Ok(d) => d.clone(),
             Err(why) => format!("mapped buffers ({why})"),
@@ -353,6 +367,8 @@ impl WgpuBackend {
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),
             host_staging: AtomicBool::new(host_staging.is_ok()),
+            upload_chunk,
+            upload_buffers: upload_buffers as usize,
             downloads: Mutex::new(Vec::new()),
             ts,
             lost,
@@ -514,13 +530,14 @@ impl WgpuBackend {
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         let mut up = self.uploads.lock().map_err(|_| Error::Device("upload staging poisoned".into()))?;
-        while up.len() < 2 {
+        let chunk_bytes = self.upload_chunk;
+        while up.len() < self.upload_buffers {
             let k = self.allocs.fetch_add(1, Ordering::SeqCst);
             if self.fail_allocs_after.is_some_and(|n| k >= n) {
                 return Err(Error::OutOfMemory(format!("upload staging: injected failure (allocation {k})")));
             }
             if self.host_staging.load(Ordering::SeqCst) {
-                match host_staging::HostStaging::new(&self.device, UPLOAD_CHUNK) {
+                match host_staging::HostStaging::new(&self.device, chunk_bytes) {
                     Ok(h) => {
                         up.push((UpStaging::Host(h), None));
                         continue;
@@ -535,7 +552,7 @@ impl WgpuBackend {
             let scope = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
             let buf = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("fzwgpu.upload"),
-                size: UPLOAD_CHUNK,
+                size: chunk_bytes,
                 usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: true,
             });
@@ -545,8 +562,9 @@ impl WgpuBackend {
             up.push((UpStaging::Mapped(buf, true), None));
         }
         let result = (|| -> Result<()> {
-            for (k, chunk) in data.chunks(UPLOAD_CHUNK as usize).enumerate() {
-                let (stage, last) = &mut up[k % 2];
+            let nbuf = up.len();
+            for (k, chunk) in data.chunks(chunk_bytes as usize).enumerate() {
+                let (stage, last) = &mut up[k % nbuf];
                 let len = chunk.len() as u64;
                 let padded = len.next_multiple_of(4);
                 let buf = match stage {
@@ -599,7 +617,7 @@ impl WgpuBackend {
                     }
                 };
                 let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.upload") });
-                enc.copy_buffer_to_buffer(buf, 0, dst, offset + k as u64 * UPLOAD_CHUNK, padded);
+                enc.copy_buffer_to_buffer(buf, 0, dst, offset + k as u64 * chunk_bytes, padded);
                 *last = Some(self.queue.submit([enc.finish()]));
             }
             Ok(())
