@@ -156,6 +156,14 @@ pub trait Backend: Send + Sync {
     /// Size of a live buffer.
     fn buffer_size(&self, id: BufId) -> Result<u64>;
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()>;
+    /// `write_buffer` that also returns the CRC-32/IEEE of `data`, so an archive's
+    /// payload check needs no second pass over it while it uploads. The staged
+    /// backends hash each piece as their threads copy it into staging; this default
+    /// writes, then hashes.
+    fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
+        self.write_buffer(id, offset, data)?;
+        Ok(crate::hostmem::crc32(data))
+    }
     /// Run every command of `rec` as one submission, wait, then read back.
     fn submit(&self, rec: &Recording) -> Result<Submission>;
     /// Read windows of buffers (after all earlier submissions).

@@ -337,9 +337,14 @@ pub struct PendingChecksum<'a> {
 impl PendingChecksum<'_> {
     /// Compute the payload's CRC-32 (on several threads) and compare it with the stored one.
     pub fn verify(&self) -> Result<()> {
-        let c = crate::hostmem::crc32(self.payload);
-        if c != self.stored {
-            return Err(Error::Checksum { what: "payload", stored: self.stored, computed: c });
+        self.check(crate::hostmem::crc32(self.payload))
+    }
+
+    /// Compare a CRC-32 of the payload computed elsewhere (e.g. while it uploaded, from
+    /// its pieces) with the stored one.
+    pub fn check(&self, computed: u32) -> Result<()> {
+        if computed != self.stored {
+            return Err(Error::Checksum { what: "payload", stored: self.stored, computed });
         }
         Ok(())
     }

@@ -956,6 +956,29 @@ enum Target<'o> {
     Into(&'o mut [u8]),
 }
 
+/// The CRC-32 of `payload` from the CRCs of pieces of it (offset, length, CRC), in any
+/// order: the bytes between and after the pieces (padding between buffers) are hashed
+/// here. Pieces that overlap or leave the payload mean the whole payload is hashed again.
+fn payload_crc(payload: &[u8], mut pieces: Vec<(u64, u64, u32)>) -> u32 {
+    pieces.sort_unstable_by_key(|p| p.0);
+    let mut parts: Vec<(u32, u64)> = Vec::with_capacity(2 * pieces.len() + 1);
+    let mut pos = 0u64;
+    for (off, len, crc) in pieces {
+        if off < pos || off.checked_add(len).is_none_or(|e| e > payload.len() as u64) {
+            return crate::hostmem::crc32(payload);
+        }
+        if off > pos {
+            parts.push((crate::hostmem::crc32(&payload[pos as usize..off as usize]), off - pos));
+        }
+        parts.push((crc, len));
+        pos = off + len;
+    }
+    if (pos as usize) < payload.len() {
+        parts.push((crate::hostmem::crc32(&payload[pos as usize..]), payload.len() as u64 - pos));
+    }
+    crate::hostmem::crc32_concat(parts)
+}
+
 fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, target: Target<'_>) -> Result<Decoded<'b>> {
     let t0 = Instant::now();
     // the payload checksum runs beside the uploads below (before any stage reads a
@@ -1037,43 +1060,47 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
-    // the archived buffers go to the device while another thread checks the payload
-    // checksum; the stages read what they need on the host (block metadata, outlier
-    // lists) from the archive itself, and nothing reads a buffer's contents before the
-    // checksum passed (the join below comes before any stage runs)
-    let t_verify = std::thread::scope(|sc| -> Result<f64> {
-        let check = pending.map(|p| sc.spawn(move || p.verify()));
-        for (k, e) in arch.buffers.iter().enumerate() {
-            let data = arch.buffer_data(k);
-            let size = (data.len() as u64).next_multiple_of(4).max(4);
-            let buf = r.alloc(size)?;
-            let tu = Instant::now();
-            // whole words straight from the archive, the ragged tail padded
-            let whole = data.len() / 4 * 4;
-            if whole > 0 {
+    // the archived buffers go to the device, the payload's checksum computed from the
+    // pieces the upload's threads hash as they copy them into staging (no second pass
+    // over the payload); the stages read what they need on the host (block metadata,
+    // outlier lists) from the archive itself, and nothing reads a buffer's contents
+    // before the checksum passed (checked below, before any stage runs)
+    let mut crc_pieces: Vec<(u64, u64, u32)> = Vec::with_capacity(arch.buffers.len());
+    for (k, e) in arch.buffers.iter().enumerate() {
+        let data = arch.buffer_data(k);
+        let size = (data.len() as u64).next_multiple_of(4).max(4);
+        let buf = r.alloc(size)?;
+        let tu = Instant::now();
+        // whole words straight from the archive, the ragged tail padded
+        let whole = data.len() / 4 * 4;
+        if whole > 0 {
+            let crc = if pending.is_some() {
+                be.write_buffer_crc(buf, 0, &data[..whole])?
+            } else {
                 be.write_buffer(buf, 0, &data[..whole])?;
-            }
-            if whole < data.len() || data.is_empty() {
-                let mut tail = [0u8; 4];
-                tail[..data.len() - whole].copy_from_slice(&data[whole..]);
-                be.write_buffer(buf, whole as u64, &tail)?;
-            }
-            t_upload += tu.elapsed().as_secs_f64();
-            values.insert(
-                e.dag_buffer_id,
-                PortData::Device {
-                    slice: BufSlice::new(buf, 0, size),
-                    len: data.len() as u64,
-                    host: Some(stages::HostBytes::Archive(data)),
-                },
-            );
+                0
+            };
+            crc_pieces.push((e.byte_offset, whole as u64, crc));
         }
-        let tv = Instant::now();
-        if let Some(h) = check {
-            h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
+        if whole < data.len() || data.is_empty() {
+            let mut tail = [0u8; 4];
+            tail[..data.len() - whole].copy_from_slice(&data[whole..]);
+            be.write_buffer(buf, whole as u64, &tail)?;
+            if whole < data.len() {
+                crc_pieces.push((e.byte_offset + whole as u64, (data.len() - whole) as u64, crate::hostmem::crc32(&data[whole..])));
+            }
         }
-        Ok(tv.elapsed().as_secs_f64())
-    })?;
+        t_upload += tu.elapsed().as_secs_f64();
+        values.insert(
+            e.dag_buffer_id,
+            PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(stages::HostBytes::Archive(data)) },
+        );
+    }
+    let tv = Instant::now();
+    if let Some(p) = pending {
+        p.check(payload_crc(arch.payload, crc_pieces))?;
+    }
+    let t_verify = tv.elapsed().as_secs_f64();
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
     let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
     let mut chains: Vec<(usize, usize, usize)> = Vec::new();
@@ -1271,4 +1298,26 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         ("host.release".into(), t_release),
     ];
     Ok(Decoded { host, device, dtype, dims, report })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::payload_crc;
+
+    #[test]
+    fn payload_crc_from_pieces() {
+        let payload: Vec<u8> = (0..10_000u32).map(|i| (i.wrapping_mul(2654435761u32) >> 13) as u8).collect();
+        let want = crc32fast::hash(&payload);
+        let piece = |a: usize, b: usize| (a as u64, (b - a) as u64, crc32fast::hash(&payload[a..b]));
+        // in order, with gaps before, between and after; out of order; empty; whole
+        assert_eq!(payload_crc(&payload, vec![piece(16, 4000), piece(4008, 9000)]), want);
+        assert_eq!(payload_crc(&payload, vec![piece(4008, 9000), piece(0, 4000)]), want);
+        assert_eq!(payload_crc(&payload, vec![]), want);
+        assert_eq!(payload_crc(&payload, vec![piece(0, 10_000)]), want);
+        // overlapping or outside: hashed whole
+        assert_eq!(payload_crc(&payload, vec![piece(0, 4000), piece(3000, 5000)]), want);
+        assert_eq!(payload_crc(&payload, vec![(9000, 2000, 7)]), want);
+        // a wrong piece CRC gives a wrong total (what the caller compares)
+        assert_ne!(payload_crc(&payload, vec![(16, 3984, 1)]), want);
+    }
 }

@@ -522,11 +522,43 @@ impl WgpuBackend {
         Ok(b)
     }
 
+    /// `write_buffer`, with the CRC pieces of `data` appended to `crcs` when asked.
+    fn write_impl(&self, id: BufId, offset: u64, data: &[u8], crcs: Option<&mut Vec<(u32, u64)>>) -> Result<()> {
+        let _call = call_guard(self.gl);
+        let b = self.get_buf(id)?;
+        let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
+        if end > b.size() || !offset.is_multiple_of(4) {
+            return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
+        }
+        if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
+            return self.upload_staged(&b, offset, data, crcs);
+        }
+        // small writes (and a ragged write that ends at the buffer's end) through the
+        // queue's own staging
+        if data.len().is_multiple_of(4) {
+            self.queue.write_buffer(&b, offset, data);
+        } else {
+            let mut padded = data.to_vec();
+            padded.resize(data.len().next_multiple_of(4), 0);
+            if offset + padded.len() as u64 > b.size() {
+                return Err(Error::Device("unaligned write at buffer end".into()));
+            }
+            self.queue.write_buffer(&b, offset, &padded);
+        }
+        if let Some(c) = crcs {
+            c.push((crate::hostmem::crc32(data), data.len() as u64));
+        }
+        Ok(())
+    }
+
     /// Large uploads through two persistent mapped staging buffers, chunk by chunk:
     /// while the device copies one chunk, the host fills the other. (`queue.write_buffer`
     /// allocates fresh staging memory for every call, which the host then faults in.)
     /// The copies are submitted in order on the queue, so later submissions see the data.
-    fn upload_staged(&self, dst: &wgpu::Buffer, offset: u64, data: &[u8]) -> Result<()> {
+    /// With `crcs`, the CRC and length of each chunk of `data` are appended in order
+    /// (hashed as the threads copy it into host-memory staging; after the copy into
+    /// wgpu's write-only mapped buffers, a second read).
+    fn upload_staged(&self, dst: &wgpu::Buffer, offset: u64, data: &[u8], mut crcs: Option<&mut Vec<(u32, u64)>>) -> Result<()> {
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         let mut up = self.uploads.lock().map_err(|_| Error::Device("upload staging poisoned".into()))?;
@@ -575,7 +607,10 @@ impl WgpuBackend {
                             self.wait(idx)?;
                         }
                         let bytes = &mut h.bytes_mut()[..padded as usize];
-                        crate::hostmem::par_copy(&mut bytes[..len as usize], chunk);
+                        match crcs.as_deref_mut() {
+                            Some(c) => c.push((crate::hostmem::par_copy_crc(&mut bytes[..len as usize], chunk), len)),
+                            None => crate::hostmem::par_copy(&mut bytes[..len as usize], chunk),
+                        }
                         bytes[len as usize..].fill(0);
                         &h.buffer
                     }
@@ -613,6 +648,9 @@ impl WgpuBackend {
                         }
                         buf.unmap();
                         *mapped = false;
+                        if let Some(c) = crcs.as_deref_mut() {
+                            c.push((crate::hostmem::crc32(chunk), len));
+                        }
                         &*buf
                     }
                 };
@@ -944,28 +982,13 @@ impl Backend for WgpuBackend {
     }
 
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()> {
-        let _call = call_guard(self.gl);
-        let b = self.get_buf(id)?;
-        let end = offset.checked_add(data.len() as u64).ok_or_else(|| Error::Device("write overflow".into()))?;
-        if end > b.size() || !offset.is_multiple_of(4) {
-            return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
-        }
-        if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
-            return self.upload_staged(&b, offset, data);
-        }
-        // small writes (and a ragged write that ends at the buffer's end) through the
-        // queue's own staging
-        if data.len().is_multiple_of(4) {
-            self.queue.write_buffer(&b, offset, data);
-        } else {
-            let mut padded = data.to_vec();
-            padded.resize(data.len().next_multiple_of(4), 0);
-            if offset + padded.len() as u64 > b.size() {
-                return Err(Error::Device("unaligned write at buffer end".into()));
-            }
-            self.queue.write_buffer(&b, offset, &padded);
-        }
-        Ok(())
+        self.write_impl(id, offset, data, None)
+    }
+
+    fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
+        let mut pieces = Vec::new();
+        self.write_impl(id, offset, data, Some(&mut pieces))?;
+        Ok(crate::hostmem::crc32_concat(pieces))
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
