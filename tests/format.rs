@@ -211,8 +211,8 @@ fn large_payload_checksum_comes_from_the_upload() {
     let f = Field::from_f32(Dims::d1(v.len() as u64).unwrap(), &v).unwrap();
     let a = noa_pipeline("szx").compress(cpu().as_ref(), &f).unwrap().bytes;
     let hs = fzm::read(&a).unwrap().header.header_size as usize;
-    // past 4 MiB: the GPU backends' staged upload, whose threads hash the payload as
-    // they copy it (the checksum comes from those pieces)
+    // past 4 MiB: wgpu's staged upload, whose threads hash the payload as they copy it
+    // (the checksum comes from those pieces; the cpu backend checks it on a thread)
     assert!(a.len() - hs > 4 << 20, "the payload must take the staged upload: {} bytes", a.len() - hs);
     let g = gpu();
     for at in [hs, hs + (a.len() - hs) / 2, a.len() - 1] {

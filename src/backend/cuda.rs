@@ -322,6 +322,7 @@ impl CudaBackend {
             coalesce,
             software: false,
             upload_staging: "pinned host memory".into(),
+            hash_on_upload: false,
         };
         Ok(CudaBackend {
             info,

@@ -70,6 +70,14 @@ pub struct BackendInfo {
     /// memory (cached) (Vulkan memory type 3)" (Vulkan, `host_staging.rs`), "mapped
     /// buffers" (wgpu's own `MAP_WRITE` buffers), "none" (cpu). Printed by `bench`.
     pub upload_staging: String,
+    /// Decompression computes the archive's payload checksum from the pieces this
+    /// backend's upload threads hash as they copy them (`write_buffer_crc`) instead of
+    /// on another thread beside the upload. On an H100 (round 33,
+    /// `docs/results/h100-r33c.log` against `h100-r33e.log`): through Vulkan `szx`'s
+    /// archive upload and decode 6.5-7.3 -> 4.7 ms, the chain presets unchanged; through
+    /// CUDA the archive's upload 1-1.6 ms slower (its upload then waits on the hashing),
+    /// so there and on the cpu backend the thread stays.
+    pub hash_on_upload: bool,
 }
 
 impl BackendInfo {

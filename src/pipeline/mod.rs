@@ -1060,47 +1060,58 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
-    // the archived buffers go to the device, the payload's checksum computed from the
-    // pieces the upload's threads hash as they copy them into staging (no second pass
-    // over the payload); the stages read what they need on the host (block metadata,
-    // outlier lists) from the archive itself, and nothing reads a buffer's contents
-    // before the checksum passed (checked below, before any stage runs)
-    let mut crc_pieces: Vec<(u64, u64, u32)> = Vec::with_capacity(arch.buffers.len());
-    for (k, e) in arch.buffers.iter().enumerate() {
-        let data = arch.buffer_data(k);
-        let size = (data.len() as u64).next_multiple_of(4).max(4);
-        let buf = r.alloc(size)?;
-        let tu = Instant::now();
-        // whole words straight from the archive, the ragged tail padded
-        let whole = data.len() / 4 * 4;
-        if whole > 0 {
-            let crc = if pending.is_some() {
-                be.write_buffer_crc(buf, 0, &data[..whole])?
-            } else {
-                be.write_buffer(buf, 0, &data[..whole])?;
-                0
-            };
-            crc_pieces.push((e.byte_offset, whole as u64, crc));
-        }
-        if whole < data.len() || data.is_empty() {
-            let mut tail = [0u8; 4];
-            tail[..data.len() - whole].copy_from_slice(&data[whole..]);
-            be.write_buffer(buf, whole as u64, &tail)?;
-            if whole < data.len() {
-                crc_pieces.push((e.byte_offset + whole as u64, (data.len() - whole) as u64, crate::hostmem::crc32(&data[whole..])));
+    // the archived buffers go to the device while the payload's checksum is computed:
+    // from the pieces the upload's threads hash as they copy them into staging where
+    // the backend does that well (`BackendInfo::hash_on_upload`), else by another
+    // thread reading the payload beside the upload. The stages read what they need on
+    // the host (block metadata, outlier lists) from the archive itself, and nothing
+    // reads a buffer's contents before the checksum passed (checked below, before any
+    // stage runs).
+    let hash_on_upload = pending.is_some() && be.info().hash_on_upload;
+    let t_verify = std::thread::scope(|sc| -> Result<f64> {
+        let check = if hash_on_upload { None } else { pending.as_ref().map(|p| sc.spawn(move || p.verify())) };
+        let mut crc_pieces: Vec<(u64, u64, u32)> = Vec::with_capacity(arch.buffers.len());
+        for (k, e) in arch.buffers.iter().enumerate() {
+            let data = arch.buffer_data(k);
+            let size = (data.len() as u64).next_multiple_of(4).max(4);
+            let buf = r.alloc(size)?;
+            let tu = Instant::now();
+            // whole words straight from the archive, the ragged tail padded
+            let whole = data.len() / 4 * 4;
+            if whole > 0 {
+                if hash_on_upload {
+                    crc_pieces.push((e.byte_offset, whole as u64, be.write_buffer_crc(buf, 0, &data[..whole])?));
+                } else {
+                    be.write_buffer(buf, 0, &data[..whole])?;
+                }
             }
+            if whole < data.len() || data.is_empty() {
+                let mut tail = [0u8; 4];
+                tail[..data.len() - whole].copy_from_slice(&data[whole..]);
+                be.write_buffer(buf, whole as u64, &tail)?;
+                if hash_on_upload && whole < data.len() {
+                    let rest = &data[whole..];
+                    crc_pieces.push((e.byte_offset + whole as u64, rest.len() as u64, crate::hostmem::crc32(rest)));
+                }
+            }
+            t_upload += tu.elapsed().as_secs_f64();
+            values.insert(
+                e.dag_buffer_id,
+                PortData::Device {
+                    slice: BufSlice::new(buf, 0, size),
+                    len: data.len() as u64,
+                    host: Some(stages::HostBytes::Archive(data)),
+                },
+            );
         }
-        t_upload += tu.elapsed().as_secs_f64();
-        values.insert(
-            e.dag_buffer_id,
-            PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(stages::HostBytes::Archive(data)) },
-        );
-    }
-    let tv = Instant::now();
-    if let Some(p) = pending {
-        p.check(payload_crc(arch.payload, crc_pieces))?;
-    }
-    let t_verify = tv.elapsed().as_secs_f64();
+        let tv = Instant::now();
+        if let Some(h) = check {
+            h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
+        } else if let (true, Some(p)) = (hash_on_upload, &pending) {
+            p.check(payload_crc(arch.payload, crc_pieces))?;
+        }
+        Ok(tv.elapsed().as_secs_f64())
+    })?;
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
     let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
     let mut chains: Vec<(usize, usize, usize)> = Vec::new();

@@ -157,6 +157,7 @@ impl CpuBackend {
                 coalesce: false,
                 software: true,
                 upload_staging: "none".into(),
+                hash_on_upload: false,
             },
             slab: Mutex::new(Slab::default()),
         }
