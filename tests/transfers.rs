@@ -36,9 +36,9 @@ fn large_uploads_and_readbacks_are_exact() {
             assert_eq!(g.len(), *l, "{name}: window {o}+{l} length");
             assert!(g[..] == data[*o..o + l], "{name}: window {o}+{l} differs");
         }
-        // a second upload at an offset over the same buffer
+        // a second upload at an offset over the same buffer (with its CRC)
         let data2 = pattern(9 * MIB + 4, 8);
-        be.write_buffer(buf, 4 * MIB as u64, &data2).unwrap();
+        assert_eq!(be.write_buffer_crc(buf, 4 * MIB as u64, &data2).unwrap(), crc32fast::hash(&data2), "{name}: write_buffer_crc");
         let got = be.read_buffers(&[BufSlice::new(buf, 0, n as u64)]).unwrap().remove(0);
         assert!(got[..4 * MIB] == data[..4 * MIB], "{name}: bytes before the second upload changed");
         assert!(got[4 * MIB..4 * MIB + data2.len()] == data2[..], "{name}: second upload differs");
@@ -112,7 +112,9 @@ fn both_upload_stagings_are_exact() {
         assert_eq!(staging.starts_with("host memory"), host, "{staging}");
         let buf = be.create_buffer(n as u64 + 16).unwrap();
         be.write_buffer(buf, 0, &vec![0x5Au8; n + 16]).unwrap();
-        be.write_buffer(buf, 12, &data[..n - 3]).unwrap();
+        // write_buffer_crc: the same upload, and the CRC-32 of the bytes written
+        let crc = be.write_buffer_crc(buf, 12, &data[..n - 3]).unwrap();
+        assert_eq!(crc, crc32fast::hash(&data[..n - 3]), "{staging}: write_buffer_crc's CRC");
         let got = be.read_buffers(&[BufSlice::new(buf, 0, n as u64 + 16)]).unwrap().remove(0);
         assert!(got[..12].iter().all(|&b| b == 0x5A), "{staging}: bytes before the upload changed");
         assert!(got[12..n + 9] == data[..n - 3], "{staging}: the upload differs");
