@@ -35,7 +35,7 @@ pub(crate) fn pick_memory_type(types: &[vk::MemoryPropertyFlags], allowed_bits: 
     find(cached, Some(false)).or_else(|| find(hv, Some(false))).or_else(|| find(cached, None))
 }
 
-/// Short name of a memory type's flags for reports ("host cached", ...).
+/// A memory type for reports: "host memory (cached)", "host memory (device-local, cached)", ...
 fn describe(f: vk::MemoryPropertyFlags) -> String {
     let mut v = Vec::new();
     if f.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL) {
