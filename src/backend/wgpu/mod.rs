@@ -1,7 +1,8 @@
 //! The wgpu backend (Vulkan, Metal, DX12, GL). Pipelines and bind group layouts are
 //! created once per kernel variant and cached; buffers come from a pool; each
-//! [`Recording`] becomes one queue submission with GPU timestamps around it; readbacks
-//! go through one reused staging buffer.
+//! [`Recording`] becomes one queue submission with GPU timestamps around it; large
+//! uploads and readbacks go through persistent staging pairs (uploads from host memory
+//! through Vulkan: `host_staging.rs`).
 
 #[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
 mod host_staging;
@@ -552,9 +553,11 @@ impl WgpuBackend {
         Ok(())
     }
 
-    /// Large uploads through two persistent mapped staging buffers, chunk by chunk:
-    /// while the device copies one chunk, the host fills the other. (`queue.write_buffer`
-    /// allocates fresh staging memory for every call, which the host then faults in.)
+    /// Large uploads through two persistent staging buffers, chunk by chunk: while the
+    /// device copies one chunk, the host fills the other. The buffers are in host memory
+    /// through Vulkan (`host_staging.rs`), else wgpu's mapped `MAP_WRITE` buffers.
+    /// (`queue.write_buffer` allocates fresh staging memory for every call, which the
+    /// host then faults in.)
     /// The copies are submitted in order on the queue, so later submissions see the data.
     /// With `crcs`, the CRC and length of each chunk of `data` are appended in order
     /// (hashed as the threads copy it into host-memory staging; after the copy into
