@@ -3,7 +3,7 @@
 //! wgpu places a `MAP_WRITE` buffer where gpu-allocator puts `CpuToGpu` memory, which
 //! prefers `DEVICE_LOCAL | HOST_VISIBLE | HOST_COHERENT`. On a discrete NVIDIA GPU that
 //! is the PCIe BAR: the host's writes into the mapped staging buffer cross the link as
-//! write-combined stores, which is why uploads through Vulkan ran at 28-30 GB/s on the
+//! write-combined stores, which is why uploads through Vulkan ran at 27.7-30.5 GB/s on the
 //! H100 and H200 against 45-52 GB/s for the CUDA backend's pinned host memory
 //! (PERFORMANCE.md, end to end). Here each staging buffer is a `VkBuffer` bound to
 //! `HOST_VISIBLE | HOST_COHERENT` memory that is not device-local (`HOST_CACHED` where
