@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in round 32 for the next call (not yet run). Kit:
+# Prepared in round 32, run in round 33 on an H100 (docs/results/h100-r33a.log). Kit:
 #   KIT_B=scripts/device/patches/compact-unit-walk.patch bash scripts/device/kit.sh
 # then cp scripts/device/profile-summary.py .device/.
 # Runs on whatever card comes; say which. On an H200 it re-measures the table: no H200
