@@ -445,14 +445,10 @@ impl CudaBackend {
     }
 
     /// Copy host bytes to device memory through the staging pair (the caller holds
-    /// the run lock: `st`), then wait. With `crcs`, the CRC and length of each piece of
-    /// `data`, in order (hashed as the threads copy it into staging).
-    fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8], mut crcs: Option<&mut Vec<(u32, u64)>>) -> Result<()> {
+    /// the run lock: `st`), then wait.
+    fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8]) -> Result<()> {
         if st.bufs.len() < 2 || data.len() < (1 << 20) {
             unsafe { cu::memcpy_htod_async(dst, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
-            if let Some(c) = crcs {
-                c.push((crate::hostmem::crc32(data), data.len() as u64));
-            }
             return self.sync();
         }
         for (k, chunk) in data.chunks(STAGE_BYTES).enumerate() {
@@ -464,10 +460,7 @@ impl CudaBackend {
             // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
                 let s = std::slice::from_raw_parts_mut(buf, chunk.len());
-                match crcs.as_deref_mut() {
-                    Some(c) => c.push((crate::hostmem::par_copy_crc(s, chunk), chunk.len() as u64)),
-                    None => crate::hostmem::par_copy(s, chunk),
-                }
+                crate::hostmem::par_copy(s, chunk);
                 &*s
             };
             let at = dst + (k * STAGE_BYTES) as u64;
@@ -618,16 +611,7 @@ impl Backend for CudaBackend {
         self.bind()?;
         // on this stream (a non-blocking one: the legacy stream's synchronous copies
         // would not be ordered with it); returns when the bytes are on the device
-        self.upload(&st, p, data, None)
-    }
-
-    fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
-        let st = self.run()?;
-        let p = self.ptr(&BufSlice::new(id, offset, data.len() as u64))?;
-        self.bind()?;
-        let mut pieces = Vec::new();
-        self.upload(&st, p, data, Some(&mut pieces))?;
-        Ok(crate::hostmem::crc32_concat(pieces))
+        self.upload(&st, p, data)
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {

@@ -165,9 +165,9 @@ pub trait Backend: Send + Sync {
     fn buffer_size(&self, id: BufId) -> Result<u64>;
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()>;
     /// `write_buffer` that also returns the CRC-32/IEEE of `data`, so an archive's
-    /// payload check needs no second pass over it while it uploads. The staged
-    /// backends hash each piece as their threads copy it into staging; this default
-    /// writes, then hashes.
+    /// payload check needs no second pass over it while it uploads. wgpu's staged
+    /// upload hashes each piece as its threads copy it into staging; this default
+    /// (cpu, CUDA: `BackendInfo::hash_on_upload` is off there) writes, then hashes.
     fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
         self.write_buffer(id, offset, data)?;
         Ok(crate::hostmem::crc32(data))
