@@ -44,6 +44,15 @@ fn load_unit(i0: u32, end: u32) -> Unit {
     }
 #endif
     if (!wide) {
+#ifndef F64
+        // positions past the block hold a copy of its last value (end - 1), so the
+        // float32 fold needs no mask (a copy changes no min, max or special flag);
+        // nothing else reads them (codes, constant tests and raw stores take the
+        // first n). end = 0: a team past the last block, whose results are not stored.
+        if (u.n < UNIT) {
+            u.lo = vec4<u32>(select(0u, data_u[max(end, 1u) - 1u], end > 0u));
+        }
+#endif
         // word by word (a block's ragged end, or units not 16-byte aligned)
         if (u.n > 0u) {
             let w = words_at(i0);
@@ -96,6 +105,24 @@ struct MinMax {
     special: u32,
 }
 
+// A lane's fold before its first unit.
+fn minmax_init() -> MinMax {
+#ifdef F64
+    return MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
+#else
+    return MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0xffffffffu);
+#endif
+}
+
+// Whether the lane's values hold a NaN, an infinity or a nonzero subnormal.
+fn lane_special(m: MinMax) -> bool {
+#ifdef F64
+    return m.special != 0u;
+#else
+    return m.special < 0x7fffffu || m.kmx >= 0xff800000u || m.kmn <= 0x007fffffu;
+#endif
+}
+
 #ifdef F64
 fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
     let k = key_from_words(lo, hi);
@@ -128,23 +155,19 @@ fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
 }
 #else
 // float32: the keys' plain min / max (the value comes back from its key, so no index
-// is tracked; a key equal to the initial KEY_MAX / KEY_MIN is a NaN, and a block with
-// one goes raw whatever its min / max), four at once; positions past the block are
-// neutral (KEY_MAX for the min, KEY_MIN for the max). Special: |x| bits >= Inf's, or
-// a nonzero value below the smallest normal.
+// is tracked), four at once with no mask (load_unit fills the positions past the
+// block with a copy of its last value). Special (a NaN, an infinity, or a nonzero
+// value below the smallest normal) is read off the results by lane_special: NaN and
+// infinities have the extreme keys (>= +Inf's, <= -Inf's), and `special` holds the
+// least |x| bits minus one, where zero wraps to 0xffffffff and subnormals land below
+// 0x7fffff.
 fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
-    let neg = (u.lo & vec4<u32>(0x80000000u)) != vec4<u32>(0u);
-    let k = select(u.lo ^ vec4<u32>(0x80000000u), ~u.lo, neg);
-    let valid = vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(u.n);
-    let kn = select(vec4<u32>(KEY_MAX), k, valid);
-    let kx = select(vec4<u32>(KEY_MIN), k, valid);
-    (*m).kmn = min((*m).kmn, min(min(kn.x, kn.y), min(kn.z, kn.w)));
-    (*m).kmx = max((*m).kmx, max(max(kx.x, kx.y), max(kx.z, kx.w)));
-    let a = u.lo & vec4<u32>(0x7fffffffu);
-    let sp = valid & ((a >= vec4<u32>(0x7f800000u)) | ((a - vec4<u32>(1u)) < vec4<u32>(0x7fffffu)));
-    if (any(sp)) {
-        (*m).special = 1u;
-    }
+    let s = bitcast<vec4<u32>>(bitcast<vec4<i32>>(u.lo) >> vec4<u32>(31u));
+    let k = u.lo ^ (s | vec4<u32>(0x80000000u));
+    (*m).kmn = min((*m).kmn, min(min(k.x, k.y), min(k.z, k.w)));
+    (*m).kmx = max((*m).kmx, max(max(k.x, k.y), max(k.z, k.w)));
+    let a1 = (u.lo & vec4<u32>(0x7fffffffu)) - vec4<u32>(1u);
+    (*m).special = min((*m).special, min(min(a1.x, a1.y), min(a1.z, a1.w)));
 }
 #endif
 

@@ -186,13 +186,13 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     let units = (len + step_u - 1u) / step_u;
 
     // pass 1: min / max keys; the first unit stays in registers
-    var mm = MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
+    var mm = minmax_init();
     fold_unit(&mm, u0, start + UNIT * lane);
     for (var k = 1u; k < units; k++) {
         let i0 = start + k * step_u + UNIT * lane;
         fold_unit(&mm, load_unit(i0, end), i0);
     }
-    let any_special = team_any(lane, mm.special != 0u);
+    let any_special = team_any(lane, lane_special(mm));
     let kmin = team_min_key(lane, mm.kmn);
     let kmax = team_max_key(lane, mm.kmx);
 #ifdef F64

@@ -201,19 +201,20 @@ fn encode8(b: u32, t: u32) {
     let live = b < P.nblocks;
     let start = b * P.block_size;
     let len = select(0u, block_len(b), live);
-    let end = start + len;
+    // end = 0 past the last block (load_unit then loads nothing)
+    let end = select(0u, start + len, live);
     let i0 = start + LV * t;
     let u0 = load_unit(i0, end);
     let u1 = load_unit(i0 + 4u, end);
     let u2 = load_unit(i0 + 8u, end);
     let u3 = load_unit(i0 + 12u, end);
 
-    var mm = MinMax(KEY_MAX, KEY_MIN, 0xffffffffu, 0xffffffffu, 0u);
+    var mm = minmax_init();
     fold_unit(&mm, u0, i0);
     fold_unit(&mm, u1, i0 + 4u);
     fold_unit(&mm, u2, i0 + 8u);
     fold_unit(&mm, u3, i0 + 12u);
-    let any_special = cl_max(mm.special) != 0u;
+    let any_special = cl_max(select(0u, 1u, lane_special(mm))) != 0u;
     let kmin = cl_min(mm.kmn);
     let kmax = cl_max(mm.kmx);
     let mn = value_of_key(kmin, 0u);
