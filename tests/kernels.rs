@@ -1232,15 +1232,15 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                         };
                     }
                     let up = if f64v { uparams!(ChainUnpackParams64) } else { uparams!(ChainUnpackParams32) };
-                    // (chain_decode_ragged stores the field's values, no padding)
+                    // float32 windows padded to 16 bytes, as the stage binds them;
+                    // chain_decode_ragged stores the field's values only (Out16: the
+                    // padding keeps its poison). Bound at n * 4 bytes, the last piece
+                    // is only partly in the window: the Vulkan drivers and the twin
+                    // take its component stores, the CUDA translation (bounds checked
+                    // by whole elements) dropped them (H100, round 34)
                     let ragged = fzwgpu::kernels::chain::decode_ragged(&lp);
-                    let out_bytes = if f64v {
-                        n * 8
-                    } else if ragged {
-                        n * 4
-                    } else {
-                        (n * 4).next_multiple_of(16)
-                    };
+                    let out_bytes = if f64v { n * 8 } else { (n * 4).next_multiple_of(16) };
+                    let out_bind = if ragged && !f64v { B::Out16(n * 4) } else { B::Out(out_bytes) };
                     decoded += 1;
                     ragged_decoded += ragged as u32;
                     // both backends' forms (1-D: chain_decode_1d with the CUDA-tuned
@@ -1258,7 +1258,7 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
                                 B::In(bytes32(&offs)),
                                 B::In(payload.clone()),
                                 B::In(means_in.clone()),
-                                B::Out(out_bytes),
+                                out_bind.clone(),
                             ],
                             decode_groups(&lp).unwrap(),
                         );
