@@ -448,6 +448,32 @@ fn szx_kernels_match_twins_random() {
     }
 }
 
+/// Values exactly halfway between two codes: with eb a power of two, 1 / step is exact
+/// and (x - r) / step lands on k + 1/2, where the rounding of the quotient picks one
+/// of two codes that both reconstruct at exactly eb (the tie rule of `within`), and the
+/// vector path's strict test sends every such unit to the per-value path. Blocks of 128
+/// and ragged ones, both encoders and the twin.
+#[test]
+fn szx_encode_ties() {
+    let mut rng = Rng(seed());
+    let eb = 1.0 / 64.0;
+    let step = 2.0 * eb as f32;
+    for bs in [128u32, 100] {
+        let n = bs as usize * 40 + 77;
+        let v: Vec<f32> = (0..n)
+            .map(|i| {
+                let base = (i / bs as usize) as f32 * 8.0 + 1.0;
+                if i % bs as usize == 0 {
+                    base
+                } else {
+                    base + ((rng.unit() * 200.0) as u32 as f32 + 0.5) * step
+                }
+            })
+            .collect();
+        szx_chain::<f32>(&format!("ties bs={bs}"), f32_bytes(&v), n, bs, eb);
+    }
+}
+
 /// Every code width: block k spans 0.75 * 2^k quantization steps (1.25 for k = 1: a
 /// range of at most one step is a constant block), its ends included, so its largest
 /// code has k bits and szx_encode packs each width 1..=26 once, including those whose
