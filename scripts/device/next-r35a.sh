@@ -23,10 +23,5 @@ for be in wgpu cuda; do for x in fzwgpu-b fzwgpu; do
   LEFT=420 b $x $be "--dims 268435456" 1d szx
   LEFT=420 b $x $be "--size 256M --fields tiled" tiled szx
 done; done
-prof() { # LABEL BINARY BENCH-ARGS...
-  local l=$1 x=$2; shift 2
-  FZWGPU_PROFILE=1 timeout 40 /tmp/ct/$x bench "$@" --reps 1 --warmup 0 --replays 5 > /tmp/prof.log 2>&1
-  echo "== profile $l"; python3 .device/profile-summary.py /tmp/prof.log 2>&1 | grep -A10 "submissions of [0-9]* dispatches (5" | head -16
-}
 for x in fzwgpu fzwgpu-b; do left 520 || break; prof "$x wgpu 2-D szx" $x --backend wgpu --size 1G --fields smooth --presets szx; done
 echo "total $(( $(date +%s) - T0 )) s"

@@ -95,3 +95,10 @@ tests_through() {
     echo "$r" | grep -E "FAILED|panicked" | head -5
   done
 }
+# prof LABEL BINARY BENCH-ARGS...: per-dispatch times of five replays (FZWGPU_PROFILE=1,
+# summarized by profile-summary.py, which the kit's user copies into .device/)
+prof() {
+  local l=$1 x=$2; shift 2
+  FZWGPU_PROFILE=1 timeout 40 /tmp/ct/$x bench "$@" --reps 1 --warmup 0 --replays 5 > /tmp/prof.log 2>&1
+  echo "== profile $l"; python3 .device/profile-summary.py /tmp/prof.log 2>&1 | grep -A10 "submissions of [0-9]* dispatches (5" | head -16
+}
