@@ -16,9 +16,11 @@ fn addr(a: FT, b: FT) -> FT {
 fn mulr(a: FT, b: FT) -> FT {
     return ftz((a * b) * P.one);
 }
-// Quantization code of x against reference r, as a float (floor(t + 1/2)).
+// Quantization code of x against reference r, as a float: t = (x - r) / step rounded
+// to the nearest integer, ties to even (WGSL round; a product followed by a rounding
+// to an integer, no addition, so no driver can fuse it and it needs no `* one`).
 fn quant(x: FT, r: FT) -> FT {
-    return floor(addr(mulr(subr(x, r), P.inv), FT(0.5)));
+    return round(ftz((subr(x, r) * P.inv)));
 }
 fn dequant(q: u32, r: FT) -> FT {
     return addr(mulr(FT(q), P.step), r);

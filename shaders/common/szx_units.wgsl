@@ -208,8 +208,8 @@ fn unit_const_ok(u: Unit, mid: FT) -> bool {
 // except at zero: every operand is zero or a multiple of at least 2^-124 (values >= T
 // and the references mn, mn - eb/2, the midpoint and the reconstructions built from
 // them), so every nonzero sum or difference is >= max(2^-124, eb * 2^-116); scaled
-// by 1 / step = 1 / (2 eb) it is >= 2^-117 (normal); adding 0.5 to a
-// number near -0.5 leaves a multiple of 2^-25. So each `ftz` would return its operand
+// by 1 / step = 1 / (2 eb) it is >= 2^-117 (normal), and the code is that product
+// rounded to an integer. So each `ftz` would return its operand
 // (a -0 instead of +0 changes no later result), and the codes and decisions are those
 // of the flushing path; the twins (which always flush) check it bit for bit, also at
 // magnitudes around T in blocks of one sign (szx_encode_magnitude_edges). The
@@ -218,7 +218,7 @@ fn unit_const_ok(u: Unit, mid: FT) -> bool {
 // (mn, mid, the shifted reference) and the units past the first keep it too. T is
 // noflush_min (common/szx_math.wgsl, shared with chain_encode's fast path).
 fn quant_nf(x: FT, r: FT) -> FT {
-    return floor(((x - r) * P.inv) * P.one + FT(0.5));
+    return round((x - r) * P.inv);
 }
 fn dequant_nf(q: u32, r: FT) -> FT {
     return (FT(q) * P.step) * P.one + r;
@@ -254,7 +254,7 @@ fn unit_codes_nf(u: Unit, r: FT, qlim: u32) -> Codes {
         // a full unit: every value's first candidate, kept when all four reconstruct
         // strictly within eb (what code_of_nf returns then; the usual case), computed
         // as one vector with no branch per value; else value by value below
-        let q = vec4<u32>(floor(((u.x - vec4<FT>(r)) * P.inv) * P.one + vec4<FT>(0.5)));
+        let q = vec4<u32>(round((u.x - vec4<FT>(r)) * P.inv));
         let y = (vec4<FT>(q) * P.step) * P.one + vec4<FT>(r);
         if (all(abs(u.x - y) < vec4<FT>(P.eb))) {
             return Codes(q, true);

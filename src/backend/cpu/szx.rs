@@ -34,6 +34,8 @@ pub trait SzxFloat: Copy + PartialOrd + Send + Sync + bytemuck::Pod + std::fmt::
     const KEY_MAX: Self::Key;
     fn abs(self) -> Self;
     fn floor(self) -> Self;
+    /// Nearest integer, ties to even (WGSL `round`).
+    fn round_even(self) -> Self;
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
@@ -155,6 +157,9 @@ macro_rules! shared_float_fns {
         }
         fn floor(self) -> $t {
             <$t>::floor(self)
+        }
+        fn round_even(self) -> $t {
+            <$t>::round_ties_even(self)
         }
         fn add(self, o: $t) -> $t {
             self + o
@@ -350,7 +355,7 @@ pub fn mulr<F: SzxFloat>(a: F, b: F, one: F) -> F {
 }
 #[inline]
 pub fn quant<F: SzxFloat>(x: F, r: F, p: &SzxP<F>) -> F {
-    addr(mulr(subr(x, r), p.inv, p.one), F::HALF).floor()
+    mulr(subr(x, r), p.inv, p.one).round_even()
 }
 #[inline]
 pub fn dequant<F: SzxFloat>(q: u32, r: F, p: &SzxP<F>) -> F {
