@@ -474,6 +474,34 @@ fn szx_encode_ties() {
     }
 }
 
+/// Values near the middle between two codes at large magnitudes against eb (|x| / eb
+/// from 2^8 to 2^23): there the reconstruction's own rounding is up to half a bound,
+/// so the flush-free path's first test (`fast_lim`) must leave exactly the units whose
+/// first code may miss the bound to the full test; a first test that passed one of them
+/// would keep a code that the twin's full test replaces or rejects. Blocks of one sign
+/// (either), of 128 and ragged, both encoders and the twin.
+#[test]
+fn szx_encode_near_ties_large_offsets() {
+    let mut rng = Rng(seed());
+    let eb = 1.37e-3f64;
+    let step = 2.0 * f32::round_down_from_f64(eb) as f64;
+    for bs in [128u32, 100] {
+        let nb = 48usize;
+        let n = bs as usize * nb - 3;
+        let v: Vec<f32> = (0..n)
+            .map(|i| {
+                let b = i / bs as usize;
+                let k = 8 + (b % 16) as i32;
+                let sign = if b % 3 == 2 { -1.0 } else { 1.0 };
+                let base = eb * 2f64.powi(k);
+                let j = if i % bs as usize == 0 { 0.0 } else { (rng.unit() * 40.0).floor() + 0.5 + (rng.unit() - 0.5) * 0.08 };
+                (sign * (base + j * step)) as f32
+            })
+            .collect();
+        szx_chain::<f32>(&format!("near ties, large offsets bs={bs}"), f32_bytes(&v), n, bs, eb);
+    }
+}
+
 /// Every code width: block k spans 0.75 * 2^k quantization steps (1.25 for k = 1: a
 /// range of at most one step is a constant block), its ends included, so its largest
 /// code has k bits and szx_encode packs each width 1..=26 once, including those whose

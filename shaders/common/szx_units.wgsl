@@ -249,12 +249,45 @@ fn code_in_nf(x: FT, j: u32, n: u32, r: FT, qlim: u32) -> vec2<u32> {
     }
     return vec2<u32>(0u, 1u);
 }
-fn unit_codes_nf(u: Unit, r: FT, qlim: u32) -> Codes {
+// The bound of the flush-free path's first test (unit_codes_nf) for a block whose values
+// lie in [mn, mx], coded from a reference r that is mn or mn - step / 4 with codes up
+// to qlim: lim = 1/2 - d, d = (qlim + 2) 2^-21 + M inv 2^-23, M = max(|mn|, |mx|).
+// Claim: for t = (x - r) * inv and q = round(t) (rounded float32 operations, u = 2^-24,
+// no flushing on this path), |t - q| <= lim implies |x - y| <= eb (1 - 2u) for the
+// reconstruction y = (q * step) * one + r, so the full test |x - y| < eb passes too
+// and code_of_nf returns the same q. Proof sketch (s = step = 2 eb exactly, inv =
+// (1 + e) / s with |e| <= 1.01u):
+//   x - r = s t (1 + h), |h| <= 3.02u (the subtraction, the product, inv's rounding);
+//   y = (q s (1 + e3) + r)(1 + e4), |e3|, |e4| <= u; |r| <= M + s / 4;
+//   0 <= t <= qlim + 1/2 (t is monotone in x and mx's code is <= qlim).
+//   |x - y| / s <= |t - q| + 3.02u t + u q + u |y| / s (1 + 2u)
+//              <= |t - q| + u (1.77 + 5.03 qlim + 1.0001 M inv)    (1 / s <= inv (1 + 1.02u)).
+//   The target eb (1 - 2u) / s is 1/2 - u. A driver that fuses t - q into one rounding
+//   of (x - r) inv - q tests a value at most u (qlim + 1.01) from t - q (which is exact
+//   unfused: Sterbenz). So lim <= 1/2 - u (3.78 + 6.03 qlim + 1.0001 M inv) suffices;
+//   d as computed is >= u (15.9 + 7.9 qlim + 1.99 M inv) (three roundings, or fewer
+//   fused), and 1/2 - d is exact or off by at most 2^-27 = u / 8.
+// So the first test only skips work: a unit it does not pass takes the full test, and
+// the codes are those of the full test (which the twin runs alone) on every device.
+// d >= 1/2 (M / eb above ~2^21) leaves every unit to the full test.
+fn fast_lim(mn: FT, mx: FT, qlim: u32) -> FT {
+    let m = max(abs(mn), abs(mx));
+    let d = (FT(qlim) + FT(2.0)) * FT(4.76837158203125e-7) + (m * P.inv) * FT(1.1920928955078125e-7);
+    return FT(0.5) - d;
+}
+fn unit_codes_nf(u: Unit, r: FT, qlim: u32, lim: FT) -> Codes {
     if (u.n == UNIT) {
-        // a full unit: every value's first candidate, kept when all four reconstruct
-        // strictly within eb (what code_of_nf returns then; the usual case), computed
-        // as one vector with no branch per value; else value by value below
-        let q = vec4<u32>(round((u.x - vec4<FT>(r)) * P.inv));
+        // a full unit: every value's first candidate, kept when all four are at most
+        // lim from their rounded quotient (fast_lim: then they reconstruct within eb;
+        // the usual case), else when all four reconstruct strictly within eb (what
+        // code_of_nf returns then), each computed as one vector with no branch per
+        // value; else value by value below
+        let t = (u.x - vec4<FT>(r)) * P.inv;
+        let qf = round(t);
+        let q = vec4<u32>(qf);
+        if (all(abs(t - qf) <= vec4<FT>(lim))) {
+            return Codes(q, true);
+        }
         let y = (vec4<FT>(q) * P.step) * P.one + vec4<FT>(r);
         if (all(abs(u.x - y) < vec4<FT>(P.eb))) {
             return Codes(q, true);

@@ -249,7 +249,7 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
                 if (qok) {
                     var cs: Codes;
                     if (noflush) {
-                        cs = unit_codes_nf(u0, mn, qlim);
+                        cs = unit_codes_nf(u0, mn, qlim, fast_lim(mn, mx, qlim));
                     } else {
                         cs = unit_codes(u0, mn, qlim);
                     }

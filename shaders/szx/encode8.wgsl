@@ -115,16 +115,17 @@ struct Codes16 {
     ok: bool,
 }
 
-fn codes16(u0: Unit, u1: Unit, u2: Unit, u3: Unit, r: FT, qlim: u32, nf: bool) -> Codes16 {
+// nf: the flush-free path, whose first test is |t - q| <= lim (fast_lim)
+fn codes16(u0: Unit, u1: Unit, u2: Unit, u3: Unit, r: FT, qlim: u32, nf: bool, lim: FT) -> Codes16 {
     var a: Codes;
     var b: Codes;
     var c: Codes;
     var d: Codes;
     if (nf) {
-        a = unit_codes_nf(u0, r, qlim);
-        b = unit_codes_nf(u1, r, qlim);
-        c = unit_codes_nf(u2, r, qlim);
-        d = unit_codes_nf(u3, r, qlim);
+        a = unit_codes_nf(u0, r, qlim, lim);
+        b = unit_codes_nf(u1, r, qlim, lim);
+        c = unit_codes_nf(u2, r, qlim, lim);
+        d = unit_codes_nf(u3, r, qlim, lim);
     } else {
         a = unit_codes(u0, r, qlim);
         b = unit_codes(u1, r, qlim);
@@ -250,7 +251,7 @@ fn encode8(b: u32, t: u32) {
         }
         let cok = cl_all(lc);
         if (!cok && qok) {
-            cs = codes16(u0, u1, u2, u3, mn, qlim, noflush);
+            cs = codes16(u0, u1, u2, u3, mn, qlim, noflush, fast_lim(mn, mx, qlim));
             qok = cs.ok;
         }
         let qall = cl_all(qok);
@@ -271,7 +272,7 @@ fn encode8(b: u32, t: u32) {
             let lv2 = levels(mx, r2);
             var ok2 = lv2.ok;
             if (need && ok2) {
-                cs = codes16(u0, u1, u2, u3, r2, lv2.qlim, false);
+                cs = codes16(u0, u1, u2, u3, r2, lv2.qlim, false, FT(0.0));
                 ok2 = cs.ok;
             }
             let all2 = cl_all(ok2);
