@@ -154,3 +154,24 @@ fn staging_allocation_failures_are_typed_errors() {
         }
     }
 }
+
+#[test]
+fn host_staging_failure_falls_back_and_says_so() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::Backend;
+    // the host-memory staging's allocation fails at the first large upload: the upload
+    // goes through wgpu's mapped buffers instead, exactly, and upload_staging() (what
+    // bench records) says so from then on, where info() keeps the choice at creation
+    let be =
+        WgpuBackend::new(&WgpuOptions { host_staging: Some(true), fail_host_staging: true, ..Default::default() }).expect("wgpu adapter");
+    assert!(be.info().upload_staging.starts_with("host memory"), "{}", be.info().upload_staging);
+    assert_eq!(be.upload_staging(), be.info().upload_staging, "before any upload");
+    let data = pattern(9 * MIB + 4, 5);
+    let buf = be.create_buffer(data.len() as u64).unwrap();
+    be.write_buffer(buf, 0, &data).unwrap();
+    let got = be.read_buffers(&[BufSlice::new(buf, 0, data.len() as u64)]).unwrap().remove(0);
+    assert!(got == data, "the upload through the fallback differs");
+    let now = be.upload_staging();
+    assert!(now.starts_with("mapped buffers (host-memory staging failed at run time: injected failure"), "{now}");
+    be.release_buffer(buf);
+}

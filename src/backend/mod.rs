@@ -68,7 +68,9 @@ pub struct BackendInfo {
     pub software: bool,
     /// Where large uploads are staged on the host: "pinned host memory" (CUDA), "host
     /// memory (cached) (Vulkan memory type 3)" (Vulkan, `host_staging.rs`), "mapped
-    /// buffers" (wgpu's own `MAP_WRITE` buffers), "none" (cpu). Printed by `bench`.
+    /// buffers" (wgpu's own `MAP_WRITE` buffers), "none" (cpu), as chosen when the
+    /// backend was created; [`Backend::upload_staging`] says what runs now (`bench`
+    /// and `adapters` print that).
     pub upload_staging: String,
     /// Decompression computes the archive's payload checksum from the pieces this
     /// backend's upload threads hash as they copy them (`write_buffer_crc`) instead of
@@ -156,6 +158,12 @@ pub(crate) fn check_read_into(slices: &[BufSlice], outs: &[&mut [u8]]) -> Result
 /// A compute device.
 pub trait Backend: Send + Sync {
     fn info(&self) -> &BackendInfo;
+    /// Where large uploads are staged now: `info().upload_staging`, unless the backend
+    /// has since fallen back to another staging (wgpu: host-memory staging that failed
+    /// at run time, after which wgpu's mapped buffers serve; said with the reason).
+    fn upload_staging(&self) -> String {
+        self.info().upload_staging.clone()
+    }
     /// A buffer of at least `bytes` (rounded up to 16), from the pool when possible.
     /// Contents are undefined.
     fn create_buffer(&self, bytes: u64) -> Result<BufId>;

@@ -743,7 +743,7 @@ fn run(cli: Cli) -> Result<()> {
                 i.subgroups,
                 i.timestamps,
                 i.max_binding_bytes >> 20,
-                i.upload_staging
+                b.upload_staging()
             );
             Ok(())
         }
@@ -1329,7 +1329,8 @@ fn bench_field(
                     "adapter": info.adapter,
                     "api": info.api,
                     "driver": info.driver,
-                    "upload_staging": info.upload_staging,
+                    // what staged this run's uploads (a runtime fallback shows here)
+                    "upload_staging": be.upload_staging(),
                     "software": info.software,
                     "backend": info.kind.name(),
                     "notes": c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect::<Vec<_>>(),

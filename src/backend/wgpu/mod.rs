@@ -61,6 +61,10 @@ pub struct WgpuOptions {
     /// it) or in wgpu's mapped buffers (`Some(false)`); None: `FZWGPU_UPLOAD_STAGING`,
     /// else host memory where offered.
     pub host_staging: Option<bool>,
+    /// Fault injection for tests: the host-memory upload staging's allocation fails at
+    /// run time (the backend then falls back to wgpu's mapped buffers and says so in
+    /// [`Backend::upload_staging`]).
+    pub fail_host_staging: bool,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -115,6 +119,9 @@ pub struct WgpuBackend {
     /// Stage uploads in host memory (`host_staging.rs`): Vulkan with a suitable memory
     /// type, unless `FZWGPU_UPLOAD_STAGING=mapped`; cleared if creating one fails.
     host_staging: AtomicBool,
+    /// Why host-memory staging stopped serving uploads after the backend was created
+    /// (its allocation failed at run time); None while it serves or was never used.
+    staging_fallback: Mutex<Option<String>>,
     upload_chunk: u64,
     upload_buffers: usize,
     /// Download staging: two persistent MAP_READ buffers of DOWNLOAD_CHUNK bytes.
@@ -129,6 +136,7 @@ pub struct WgpuBackend {
     /// Device buffer allocations so far, and the injected-failure threshold.
     allocs: AtomicU64,
     fail_allocs_after: Option<u64>,
+    fail_host_staging: bool,
     memory_limit: Option<u64>,
     /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
     poll_timeout_ns: AtomicU64,
@@ -369,6 +377,7 @@ impl WgpuBackend {
             staging: Mutex::new(None),
             uploads: Mutex::new(Vec::new()),
             host_staging: AtomicBool::new(host_staging.is_ok()),
+            staging_fallback: Mutex::new(None),
             upload_chunk,
             upload_buffers: upload_buffers as usize,
             downloads: Mutex::new(Vec::new()),
@@ -379,6 +388,7 @@ impl WgpuBackend {
             queue_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
             fail_allocs_after: opts.fail_allocs_after,
+            fail_host_staging: opts.fail_host_staging,
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
             gl,
@@ -573,14 +583,22 @@ impl WgpuBackend {
                 return Err(Error::OutOfMemory(format!("upload staging: injected failure (allocation {k})")));
             }
             if self.host_staging.load(Ordering::SeqCst) {
-                match host_staging::HostStaging::new(&self.device, chunk_bytes) {
+                let made = if self.fail_host_staging {
+                    Err("injected failure (WgpuOptions::fail_host_staging)".to_string())
+                } else {
+                    host_staging::HostStaging::new(&self.device, chunk_bytes)
+                };
+                match made {
                     Ok(h) => {
                         up.push((UpStaging::Host(h), None));
                         continue;
                     }
                     // from now on wgpu's own buffers (the pair is never mixed)
-                    Err(_) => {
+                    Err(e) => {
                         self.host_staging.store(false, Ordering::SeqCst);
+                        if let Ok(mut f) = self.staging_fallback.lock() {
+                            *f = Some(e.to_string());
+                        }
                         up.clear();
                     }
                 }
@@ -926,6 +944,13 @@ impl Drop for WgpuBackend {
 impl Backend for WgpuBackend {
     fn info(&self) -> &BackendInfo {
         &self.info
+    }
+
+    fn upload_staging(&self) -> String {
+        match self.staging_fallback.lock().ok().and_then(|f| f.clone()) {
+            Some(why) => format!("mapped buffers (host-memory staging failed at run time: {why})"),
+            None => self.info.upload_staging.clone(),
+        }
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
