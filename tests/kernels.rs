@@ -502,6 +502,78 @@ fn szx_encode_near_ties_large_offsets() {
     }
 }
 
+/// `fast_lim` (shaders/common/szx_units.wgsl) checked on the CPU against exact
+/// arithmetic: for random float32 blocks of one sign on the flush-free path (eb from
+/// 2^-40 to 2^40, |x| / eb from 2^-3 to 2^24, spans up to 2^22 steps, many values
+/// within 1% of a step of a tie), from the block's minimum and from the shifted
+/// reference, whenever a value passes the first test, whether t - round(t) is rounded
+/// once (unfused) or fused into one rounding of (x - r) inv - q, its reconstruction
+/// (q * step) + r is within eb (1 - 2^-23) of it in exact arithmetic. The mirror of
+/// fast_lim below is the WGSL formula, operation for operation, unfused.
+#[test]
+fn fast_lim_first_test_implies_the_bound() {
+    let mut rng = Rng(seed());
+    let f = |v: f64| v as f32;
+    let (mut passed, mut checked) = (0u64, 0u64);
+    for _ in 0..6000 {
+        let eb = f(2f64.powf(rng.unit() * 80.0 - 40.0) * (1.0 + rng.unit()));
+        let step = eb + eb;
+        let inv = f(1.0 / step as f64);
+        let mag = eb as f64 * 2f64.powf(rng.unit() * 27.0 - 3.0);
+        let span = step as f64 * 2f64.powf(rng.unit() * 22.0);
+        let sign = if rng.next() & 1 == 0 { 1.0 } else { -1.0 };
+        let ties = rng.next().is_multiple_of(3);
+        let xs: Vec<f32> = (0..64)
+            .map(|_| {
+                let o = if ties {
+                    ((rng.unit() * span / step as f64).floor() + 0.5 + (rng.unit() - 0.5) * 0.02) * step as f64
+                } else {
+                    rng.unit() * span
+                };
+                f(sign * (mag + o))
+            })
+            .collect();
+        let (mn, mx) = xs.iter().fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        // the flush-free path: one sign, magnitudes >= T, 1 / step normal
+        let t_min = f(2f64.powi(-100).max(eb as f64 * 2f64.powi(-90)));
+        if !(mn >= t_min || mx <= -t_min) || !inv.is_normal() || !mx.is_finite() {
+            continue;
+        }
+        for r in [mn, mn - step * 0.25] {
+            let quant = |x: f32| ((x - r) * inv).round_ties_even();
+            let qmx = quant(mx);
+            if qmx >= 16_777_216.0 {
+                continue;
+            }
+            let w = 32 - (qmx as u32).leading_zeros();
+            let qlim = if w >= 32 { u32::MAX } else { (1u32 << w) - 1 };
+            let m = mn.abs().max(mx.abs());
+            let d = (qlim as f32 + 2.0) * f(2f64.powi(-21)) + (m * inv) * f(2f64.powi(-23));
+            let lim = 0.5f32 - d;
+            for &x in &xs {
+                let d1 = x - r;
+                let t = d1 * inv;
+                let q = t.round_ties_even();
+                let unfused = (t - q).abs();
+                let fused = f(d1 as f64 * inv as f64 - q as f64).abs();
+                checked += 1;
+                if unfused.min(fused) > lim {
+                    continue;
+                }
+                passed += 1;
+                let y = q * step + r;
+                let err = (x as f64 - y as f64).abs();
+                assert!(
+                    err <= eb as f64 * (1.0 - 2f64.powi(-23)),
+                    "x {x:e} r {r:e} eb {eb:e} q {q} lim {lim}: |x - y| = {err:e} passed the first test"
+                );
+            }
+        }
+    }
+    // the test means something only if most values take the first test's exit
+    assert!(passed > checked / 2 && checked > 100_000, "{passed} of {checked} values passed the first test");
+}
+
 /// Every code width: block k spans 0.75 * 2^k quantization steps (1.25 for k = 1: a
 /// range of at most one step is a constant block), its ends included, so its largest
 /// code has k bits and szx_encode packs each width 1..=26 once, including those whose
