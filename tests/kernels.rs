@@ -574,6 +574,35 @@ fn fast_lim_first_test_implies_the_bound() {
     assert!(passed > checked / 2 && checked > 100_000, "{passed} of {checked} values passed the first test");
 }
 
+/// Blocks whose only special value is one nonzero subnormal (either sign, the smallest
+/// and the largest, at every lane position of a team, in otherwise smooth blocks that
+/// would be quantized), next to blocks holding +0 / -0 (not special): the subnormal's
+/// block must stay raw in both encoders, as in the twin. Float32 blocks of 128 and
+/// ragged ones.
+#[test]
+fn szx_encode_lone_subnormals() {
+    let subs = [f32::from_bits(1), -f32::from_bits(1), 1e-40, -1e-41, f32::from_bits(0x007f_ffff), -f32::from_bits(0x007f_ffff)];
+    for bs in [128u32, 100] {
+        let nb = 2 * 128;
+        let n = bs as usize * nb - 9;
+        let v: Vec<f32> = (0..n)
+            .map(|i| {
+                let (b, j) = (i / bs as usize, i % bs as usize);
+                let x = 1.5 + (i as f64 * 0.01).sin() as f32 * 0.25;
+                match b % 4 {
+                    // one subnormal at position (b / 4) % bs of the block
+                    0 if j == (b / 4 * 7) % bs as usize => subs[(b / 4) % subs.len()],
+                    // zeros of both signs (not special)
+                    2 if j % 16 == 3 => 0.0,
+                    2 if j % 16 == 9 => -0.0,
+                    _ => x,
+                }
+            })
+            .collect();
+        szx_chain::<f32>(&format!("lone subnormals bs={bs}"), f32_bytes(&v), n, bs, 1e-3);
+    }
+}
+
 /// Every code width: block k spans 0.75 * 2^k quantization steps (1.25 for k = 1: a
 /// range of at most one step is a constant block), its ends included, so its largest
 /// code has k bits and szx_encode packs each width 1..=26 once, including those whose
