@@ -102,3 +102,26 @@ prof() {
   FZWGPU_PROFILE=1 timeout 40 /tmp/ct/$x bench "$@" --reps 1 --warmup 0 --replays 5 > /tmp/prof.log 2>&1
   echo "== profile $l"; python3 .device/profile-summary.py /tmp/prof.log 2>&1 | grep -A10 "submissions of [0-9]* dispatches (5" | head -16
 }
+# szx_ab ROUND: the A/B of an SZx encoder patch (fzwgpu-b, vkstats-b) against main, as
+# rounds 34-35 ran it: szx_encode8's registers through the Vulkan driver; szx kernel
+# GB/s on the 1 GiB 2-D field, main / b alternated twice per backend; validation.sh of
+# b's szx through both backends; the 1-D and tiled fields, b / main; per-dispatch
+# profiles of the 2-D and tiled fields through Vulkan, main / b. Output files
+# $OUT/ROUND-*; nothing started past 530 s.
+szx_ab() {
+  local rd=$1 v be r x
+  for v in vkstats vkstats-b; do
+    timeout 60 /tmp/ct/$v szx_encode8 > $OUT/$rd-$v.txt 2>&1
+    echo "$v: $(grep -E 'szx_encode8 robust \[' $OUT/$rd-$v.txt | cut -c1-100)"
+  done
+  for be in wgpu cuda; do for r in 1 2; do for x in fzwgpu fzwgpu-b; do
+    bench_line $rd 200 $x $be "--size 1G --fields smooth" 2d szx
+  done; done; done
+  VAL_LEFT=280 val $rd-b /tmp/ct/fzwgpu-b szx 80
+  for be in wgpu cuda; do for x in fzwgpu-b fzwgpu; do
+    bench_line $rd 420 $x $be "--dims 268435456" 1d szx
+    bench_line $rd 420 $x $be "--size 256M --fields tiled" tiled szx
+  done; done
+  for x in fzwgpu fzwgpu-b; do left 500 || break; prof "$x wgpu 2-D szx" $x --backend wgpu --size 1G --fields smooth --presets szx; done
+  for x in fzwgpu fzwgpu-b; do left 530 || break; prof "$x wgpu tiled szx" $x --backend wgpu --size 256M --fields tiled --presets szx; done
+}
