@@ -354,8 +354,11 @@ pub fn mulr<F: SzxFloat>(a: F, b: F, one: F) -> F {
     ftz(a.mul(b).mul(one))
 }
 #[inline]
+/// The SZx code of x against r as a float: the product rounded to an integer, ties to
+/// even (no addition follows it, so it takes no `* one`: the operations of
+/// `quant` in shaders/common/szx_math.wgsl, in order).
 pub fn quant<F: SzxFloat>(x: F, r: F, p: &SzxP<F>) -> F {
-    mulr(subr(x, r), p.inv, p.one).round_even()
+    ftz(subr(x, r).mul(p.inv)).round_even()
 }
 #[inline]
 pub fn dequant<F: SzxFloat>(q: u32, r: F, p: &SzxP<F>) -> F {
