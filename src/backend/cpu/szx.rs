@@ -546,6 +546,200 @@ pub fn szx_encode8(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     encode_blocks::<f32>(p, b, nb)
 }
 
+/// The look-back state's constants (shaders/common/szx_lookback.wgsl and
+/// lookback_words.wgsl, reflected): (LB_HEAD, READY, blocks per tile, LB_NO_INC).
+fn lb_consts() -> Result<(usize, u32, usize, u32)> {
+    use crate::kernels::{reflect, workgroup_size, Kernel, Variant};
+    let k = Kernel::SzxEncode8Lb;
+    let c = &reflect(k, Variant::default())?.consts;
+    let get = |n: &str| c.get(n).copied().ok_or_else(|| Error::Device(format!("szx_encode8_lb: no const {n}")));
+    Ok((get("LB_HEAD")? as usize, get("READY")?, (workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as usize, get("LB_NO_INC")?))
+}
+
+fn lb_publish(state: &mut [u32], at: usize, v: u32, ready: u32) -> Result<()> {
+    let w = state.get_mut(at..at + 2).ok_or_else(|| Error::Device("look-back state too small".into()))?;
+    w[0] = ready | (v & 0xffff);
+    w[1] = ready | (v >> 16);
+    Ok(())
+}
+
+fn lb_peek(state: &[u32], at: usize, ready: u32) -> Option<u32> {
+    let w = state.get(at..at + 2)?;
+    (w[0] & w[1] & ready != 0).then_some((w[0] & 0xffff) | ((w[1] & 0xffff) << 16))
+}
+
+/// Twin of `szx_encode8_lb`, the one-pass encoder (float32 blocks of 128): the tiles
+/// (32 blocks each) in ticket order, each placing its blocks' payloads at their final
+/// offsets and publishing its aggregate and inclusive prefix, or, where
+/// `defer_every` forces it (its LB_NO_INC bit changes no output here), deferring: its references to `refs`, its bodies to their
+/// slots (as `szx_encode8`), its aggregate published and the deferred count raised.
+/// Meta words for every tile; the chunk's total where the last tile placed itself; the
+/// ticket counter at the number of workgroups. (On a GPU a tile also defers when its
+/// look-back times out; the fix pass then gives the same payload, so tests compare
+/// the state after both passes, without the deferred count.)
+pub fn szx_encode8_lb(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let (head, ready, tb, no_inc) = lb_consts()?;
+    let de = (params::<SzxParams32>(p)?.defer_every & !no_inc) as usize;
+    let p = <f32 as SzxFloat>::params(p)?;
+    let data_u: &[u32] = view(b.ro[0], "szx_encode8_lb.data_u")?;
+    let data_f: &[f32] = view_trunc(b.ro[2], "szx_encode8_lb.data_f")?;
+    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
+    let [refs, slots, meta, payload, totals, state] = &mut b.rw[..] else {
+        return Err(Error::Device("szx_encode8_lb: bindings".into()));
+    };
+    let refs: &mut [f32] = view_mut(&mut refs[..], "refs")?;
+    let slots: &mut [u32] = view_mut(slots, "slots")?;
+    let meta: &mut [u32] = view_mut(meta, "meta")?;
+    let payload: &mut [u32] = view_mut(payload, "payload")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    let state: &mut [u32] = view_mut(state, "state")?;
+    let nb = p.nblocks as usize;
+    let bs = p.block_size as usize;
+    let tiles = nb.div_ceil(tb).min(groups as usize);
+    let nbk = (tiles * tb).min(nb);
+    need(refs.len() >= nbk && slots.len() >= p.n as usize && meta.len() * 2 >= nbk.next_multiple_of(2).min(nb), "encode8_lb outputs")?;
+    need(state.len() >= head + 4 * tiles, "encode8_lb state")?;
+    // every block classified (codes computed once) and its body laid out as in its slot
+    let mut body = vec![0u32; nbk * bs];
+    let res: Vec<(u32, f32, u32)> = body
+        .par_chunks_mut(bs)
+        .enumerate()
+        .map_init(Vec::new, |codes, (blk, out)| {
+            let (a, r, c) = classify_block(&p, data_u, data_f, blk as u32, codes);
+            encode_body(&p, data_u, a, blk as u32, codes, out);
+            (a, r, c)
+        })
+        .collect();
+    let mut acc = 0u32;
+    for t in 0..tiles {
+        let blocks = t * tb..((t + 1) * tb).min(nb);
+        let agg = blocks.clone().fold(0u32, |a, k| a.wrapping_add(res[k].2));
+        let own = head + 4 * t;
+        lb_publish(state, own, agg, ready)?;
+        let defer = de != 0 && t % de == de - 1;
+        let mut off = acc as usize;
+        for blk in blocks.clone() {
+            let (inf, r, c) = res[blk];
+            let len = block_len(&p, blk as u32) as usize;
+            let src = &body[blk * bs..];
+            let n = match inf & 0xff {
+                BT_RAW => len,
+                BT_QUANT => (len * ((inf >> 8) & 0xff) as usize).div_ceil(32),
+                _ => 0,
+            };
+            if defer {
+                refs[blk] = r;
+                slots[blk * bs..blk * bs + n].copy_from_slice(&src[..n]);
+            } else {
+                let out = payload.get_mut(off..off + c as usize).ok_or_else(|| Error::Device("encode8_lb payload too small".into()))?;
+                if inf & 0xff == BT_RAW {
+                    out.copy_from_slice(&src[..n]);
+                } else {
+                    out[0] = r.to_bits();
+                    out[1..].copy_from_slice(&src[..n]);
+                }
+                off += c as usize;
+            }
+            if blk % 2 == 0 {
+                let mut m = inf & 0xffff;
+                if blk + 1 < nb {
+                    m |= (res[blk + 1].0 & 0xffff) << 16;
+                }
+                meta[blk / 2] = m;
+            }
+        }
+        let inc = acc.wrapping_add(agg);
+        if defer {
+            state[1] += 1;
+        } else {
+            lb_publish(state, own + 2, inc, ready)?;
+            if blocks.end == nb {
+                *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? = inc;
+            }
+        }
+        acc = inc;
+    }
+    state[0] = groups;
+    Ok(())
+}
+
+/// Twin of `szx_encode8_fix`: every tile `szx_encode8_lb` deferred (no inclusive prefix
+/// published) sums the aggregates back to the nearest inclusive prefix, publishes its
+/// own, and moves its blocks from `refs` and their slots into the payload (the last
+/// tile also writes the chunk's total); a missing aggregate sets the total to
+/// 0xffffffff. Nothing when the deferred count is 0. With `defer_every`'s LB_NO_INC
+/// bit, inclusive prefixes are ignored (every walk goes down to tile 0), as the kernel.
+pub fn szx_encode8_fix(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    let (head, ready, tb, no_inc) = lb_consts()?;
+    let use_inc = params::<SzxParams32>(p)?.defer_every & no_inc == 0;
+    let p = <f32 as SzxFloat>::params(p)?;
+    let refs_u: &[u32] = view(b.ro[0], "szx_encode8_fix.refs_u")?;
+    let slots: &[u32] = view(b.ro[1], "szx_encode8_fix.slots")?;
+    let meta: &[u32] = view(b.ro[2], "szx_encode8_fix.meta")?;
+    let [payload, totals, state] = &mut b.rw[..] else {
+        return Err(Error::Device("szx_encode8_fix: bindings".into()));
+    };
+    let payload: &mut [u32] = view_mut(payload, "payload")?;
+    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    let state: &mut [u32] = view_mut(state, "state")?;
+    if groups == 0 || state.get(1).copied().unwrap_or(0) == 0 {
+        return Ok(());
+    }
+    let nb = p.nblocks as usize;
+    let bs = p.block_size as usize;
+    let chunk = p.chunk as usize;
+    need(totals.len() > chunk && state.len() >= head + 4 * nb.div_ceil(tb), "encode8_fix sizes")?;
+    for t in 0..nb.div_ceil(tb) {
+        let own = head + 4 * t;
+        if lb_peek(state, own + 2, ready).is_some() {
+            continue;
+        }
+        let agg = lb_peek(state, own, ready).unwrap_or(0);
+        let mut prior = Some(0u32);
+        for j in (0..t).rev() {
+            let at = head + 4 * j;
+            if let Some(v) = lb_peek(state, at + 2, ready).filter(|_| use_inc) {
+                prior = prior.map(|s| s.wrapping_add(v));
+                break;
+            }
+            match lb_peek(state, at, ready) {
+                Some(a) => prior = prior.map(|s| s.wrapping_add(a)),
+                None => {
+                    prior = None;
+                    break;
+                }
+            }
+        }
+        let Some(prior) = prior else {
+            totals[chunk] = 0xffff_ffff;
+            continue;
+        };
+        let inc = prior.wrapping_add(agg);
+        lb_publish(state, own + 2, inc, ready)?;
+        let blocks = t * tb..((t + 1) * tb).min(nb);
+        if blocks.end == nb {
+            totals[chunk] = inc;
+        }
+        let mut off = prior as usize;
+        for blk in blocks {
+            let inf = (meta.get(blk / 2).copied().unwrap_or(0) >> (16 * (blk % 2))) & 0xffff;
+            let len = block_len(&p, blk as u32);
+            let c = block_cost::<f32>(inf, len) as usize;
+            let out = payload.get_mut(off..off + c).ok_or_else(|| Error::Device("encode8_fix payload too small".into()))?;
+            let src = slots.get(blk * bs..).unwrap_or(&[]);
+            let (dst, n) = if inf & 0xff == BT_RAW {
+                (&mut out[..], c)
+            } else {
+                out[0] = *refs_u.get(blk).ok_or_else(|| Error::Device("encode8_fix refs too small".into()))?;
+                (&mut out[1..], c - 1)
+            };
+            dst.copy_from_slice(src.get(..n).ok_or_else(|| Error::Device("encode8_fix slots too small".into()))?);
+            off += c;
+        }
+    }
+    Ok(())
+}
+
 /// Twin of `szx_encode`: its teams walk the blocks, so any dispatch covers them all.
 pub fn szx_encode<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
     let nb = team_blocks(F::params(p)?.nblocks, groups);
