@@ -279,108 +279,6 @@ fn exclusive_scan_modes_agree() {
     set_scan_mode(before);
 }
 
-fn enc_data(enc: &[B]) -> Vec<u8> {
-    match &enc[0] {
-        B::In(d) => d.clone(),
-        _ => unreachable!(),
-    }
-}
-
-/// `szx_encode8_lb` then `szx_encode8_fix` (one recording) on one backend, outputs
-/// pre-poisoned: (meta, payload with the poison past `total` words kept, total, state).
-fn onepass_run(be: &dyn Backend, poison: u8, p: &[u8], data: &[u8], n: usize, nb: usize, total: usize) -> [Vec<u8>; 4] {
-    let tiles = nb.div_ceil(32);
-    let mut r = Recorder::new(be);
-    let mut buf = |bytes: Vec<u8>| {
-        let size = (bytes.len() as u64).next_multiple_of(16).max(16);
-        let id = r.alloc(size).unwrap();
-        let mut b = bytes;
-        b.resize(size as usize, poison);
-        be.write_buffer(id, 0, &b).unwrap();
-        BufSlice::new(id, 0, size)
-    };
-    let d = buf(data.to_vec());
-    let refs = buf(vec![poison; nb * 4]);
-    let slots = buf(vec![poison; n * 4]);
-    let meta = buf(vec![poison; (2 * nb).next_multiple_of(4)]);
-    let payload = buf(vec![poison; n * 4 + 64]);
-    let totals = buf(vec![poison; 4]);
-    let state = buf(vec![0u8; 4 * (2 + 4 * tiles)]);
-    let fix_groups = fzwgpu::kernels::reflect(Kernel::SzxEncode8Fix, Variant::default()).unwrap().consts["FIX_GROUPS"] as usize;
-    for (k, binds, groups) in [
-        (Kernel::SzxEncode8Lb, vec![d, d, d, refs, slots, meta, payload, totals, state], tiles),
-        (Kernel::SzxEncode8Fix, vec![refs, slots, meta, payload, totals, state], tiles.min(fix_groups)),
-    ] {
-        r.rec.commands.push(fzwgpu::recording::Command::Dispatch {
-            kernel: k,
-            f64: false,
-            params: p.to_vec(),
-            bindings: binds,
-            groups: groups as u32,
-        });
-    }
-    r.submit().unwrap();
-    let v = be
-        .read_buffers(&[
-            BufSlice::new(meta.buf, 0, meta.size),
-            BufSlice::new(payload.buf, 0, payload.size),
-            BufSlice::new(totals.buf, 0, 4),
-            BufSlice::new(state.buf, 0, 4 * (2 + 4 * tiles as u64)),
-        ])
-        .unwrap();
-    let mut m = v[0].clone();
-    m.truncate((nb * 2).next_multiple_of(4));
-    let pay = &v[1];
-    let past = pay[total * 4..].iter().position(|&c| c != poison);
-    assert!(past.is_none(), "szx_encode8_lb/fix wrote past the payload's {total} words (byte {})", total * 4 + past.unwrap_or(0));
-    [m, pay[..total * 4].to_vec(), v[2].clone(), v[3].clone()]
-}
-
-/// The one-pass encoder (`szx_encode8_lb` + `szx_encode8_fix`) against its twins and
-/// against the two-pass path's meta and payload (`szx_compact`'s outputs here): with
-/// the look-back, with every tile deferred to the fix pass, with every third, and
-/// with inclusive prefixes ignored (every walk goes to tile 0) with none or all. The
-/// state after both passes must match the twins' but for the deferred count (a GPU
-/// tile may also defer when its look-back times out, with the same payload).
-fn onepass_check(what: &str, p: &[u8], data: &[u8], n: usize, nb: usize, meta: &[u8], payload: &[u8]) {
-    let total = payload.len() / 4;
-    // LB_NO_INC (shaders/common/szx_lookback.wgsl): every walk ignores inclusive
-    // prefixes, so it crosses windows of aggregates down to tile 0
-    const NO_INC: u32 = 0x8000_0000;
-    for dv in [0u32, 1, 3, NO_INC, NO_INC | 1] {
-        let mut q: SzxParams32 = *bytemuck::from_bytes(p);
-        q.defer_every = dv;
-        let q = bytemuck::bytes_of(&q);
-        let de = dv & !NO_INC;
-        let c = onepass_run(cpu().as_ref(), 0x5A, q, data, n, nb, total);
-        let tiles = nb.div_ceil(32);
-        let forced = if de == 0 { 0 } else { (0..tiles).filter(|t| t % de as usize == de as usize - 1).count() };
-        let cs = u32s(&c[3]);
-        assert_eq!(cs[1] as usize, forced, "{what}: the twin's deferred count");
-        assert_eq!(&c[0][..], meta, "{what}: szx_encode8_lb twin's meta (defer_every {dv:#x})");
-        assert_eq!(&c[1][..], payload, "{what}: szx_encode8_lb/fix twins' payload (defer_every {dv:#x})");
-        assert_eq!(u32s(&c[2])[0] as usize, total, "{what}: twins' total (defer_every {dv:#x})");
-        assert_eq!(cs[0] as usize, tiles, "{what}: twin's ticket counter");
-        for g in [gpu(), gpu_plain()] {
-            let a = onepass_run(g.as_ref(), 0xA5, q, data, n, nb, total);
-            let sg = g.info().subgroups;
-            for (i, name) in ["meta", "payload", "total"].iter().enumerate() {
-                if a[i] != c[i] {
-                    let first = a[i].iter().zip(&c[i]).position(|(x, y)| x != y).unwrap_or(0);
-                    panic!("{what}: one-pass {name} differs from the twins' at byte {first} (defer_every {dv:#x}, subgroups {sg})");
-                }
-            }
-            let gs = u32s(&a[3]);
-            assert!(gs[1] as usize >= forced, "{what}: deferred count {} below the {forced} forced (subgroups {sg})", gs[1]);
-            assert_eq!(
-                (gs[0], &gs[2..]),
-                (cs[0], &cs[2..]),
-                "{what}: look-back state after both passes (defer_every {dv:#x}, subgroups {sg})"
-            );
-        }
-    }
-}
-
 fn szx_params<F: SzxFloat>(n: usize, bs: u32, eb: f64, exact: bool) -> Vec<u8> {
     let nb = n.div_ceil(bs as usize) as u32;
     if F::WT == 1 {
@@ -479,9 +377,6 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     );
     assert_eq!(u32s(&out[2])[0] as usize, total, "{what}: totals");
     let (meta, payload) = (out[0].clone(), out[1].clone());
-    if !f64v && bs == 128 {
-        onepass_check(what, &p, &enc_data(&enc), n, nb, &meta, &payload);
-    }
     let out = twin_check(what, Kernel::SzxMetaCost, f64v, &p, &[B::In(meta.clone()), B::Out(nb * 4)], nb.div_ceil(256) as u64);
     assert_eq!(u32s(&out[0]), cost, "{what}: meta_cost");
     // payload window with an f64-aligned base

@@ -14,7 +14,7 @@ struct Params {
     exact: u32,      // 1: eb too small to quantize, only bit-equal constant blocks
     chunk: u32,      // chunk index (slot in the totals buffer)
     word_base: u32,  // decode: word offset of the chunk's payload inside the bound window
-    defer_every: u32, // szx_encode8_lb tests: tiles t % k == k - 1 defer (k; 0: none), LB_NO_INC
+    _pad0: u32,
     _pad1: u32,
     eb: FT,          // the bound checked, already rounded down to FT
     inv: FT,         // 1 / step, rounded to FT on the host

@@ -13,9 +13,10 @@
 // publishes its inclusive prefix and writes its outputs.
 //
 // state (zeroed by the host before the dispatch): word 0 is the ticket counter; tile t
-// owns words 1 + 4t .. 4 + 4t: its aggregate, then its inclusive prefix, each as two
-// READY | 16-bit half words (common/lookback_words.wgsl). Sums wrap in u32 like
-// scan_downsweep's.
+// owns words 1 + 4t .. 4 + 4t: aggregate low and high halves, inclusive low and high
+// halves. Each word is READY | 16-bit half, so every word carries its own ready bit
+// and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
+// taken only when both of its halves are ready. Sums wrap in u32 like scan_downsweep's.
 
 @group(0) @binding(0) var<uniform> S: ScanParams;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
@@ -26,10 +27,10 @@ const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
 // polls of a tile that has published nothing before reducing it from its input
 const SPINS: u32 = 16u;
+const READY: u32 = 0x10000u;
 #include "common/wg_scan.wgsl"
 #include "common/scan_params.wgsl"
 #include "common/scan_store.wgsl"
-#include "common/lookback_words.wgsl"
 
 var<workgroup> s_tile: u32;
 var<workgroup> s_sum: u32;
@@ -39,6 +40,21 @@ var<workgroup> s_sum: u32;
 var<workgroup> s_min_inc: atomic<u32>;
 var<workgroup> s_min_nr: atomic<u32>;
 var<workgroup> s_msg: vec2<u32>;
+
+fn publish(at: u32, v: u32) {
+    atomicStore(&state[at], READY | (v & 0xffffu));
+    atomicStore(&state[at + 1u], READY | (v >> 16u));
+}
+
+// (1, value) when both halves at `at` are ready, else (0, 0)
+fn peek(at: u32) -> vec2<u32> {
+    let lo = atomicLoad(&state[at]);
+    let hi = atomicLoad(&state[at + 1u]);
+    if ((lo & hi & READY) != 0u) {
+        return vec2<u32>(1u, (lo & 0xffffu) | ((hi & 0xffffu) << 16u));
+    }
+    return vec2<u32>(0u, 0u);
+}
 
 @compute @workgroup_size(WG)
 fn scan_lookback(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {

@@ -30,22 +30,10 @@
 @group(0) @binding(1) var<storage, read> data_u: array<u32>;
 @group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> data_f: array<FT>;
-#ifdef ONE_PASS
-// szx_encode8_lb: the payload at its final offsets (a deferred tile's references and
-// bodies go to refs and slots, for szx_encode8_fix), the chunk's meta words and total,
-// and the look-back state (common/szx_lookback.wgsl)
-@group(0) @binding(4) var<storage, read_write> refs: array<FT>;
-@group(0) @binding(5) var<storage, read_write> slots: array<u32>;
-@group(0) @binding(6) var<storage, read_write> block_meta: array<u32>;
-@group(0) @binding(7) var<storage, read_write> payload: array<u32>;
-@group(0) @binding(8) var<storage, read_write> totals: array<u32>;
-@group(0) @binding(9) var<storage, read_write> state: array<atomic<u32>>;
-#else
 @group(0) @binding(4) var<storage, read_write> info: array<u32>;
 @group(0) @binding(5) var<storage, read_write> refs: array<FT>;
 @group(0) @binding(6) var<storage, read_write> cost: array<u32>;
 @group(0) @binding(7) var<storage, read_write> slots: array<u32>;
-#endif
 
 #include "common/szx_math.wgsl"
 
@@ -118,88 +106,6 @@ fn cl_all(p: bool) -> bool {
     return cl_min(select(0u, 1u, p)) != 0u;
 }
 
-#ifdef ONE_PASS
-#include "common/wg_scan.wgsl"
-#include "common/lookback_words.wgsl"
-#include "common/szx_lookback.wgsl"
-
-// the workgroup's tile (its ticket) and whether it defers (uniform over the workgroup)
-var<private> g_tile: u32;
-var<private> g_defer: bool;
-var<workgroup> s_tile: u32;
-var<workgroup> s_sum: u32;
-// each block's type | width << 8 (for the meta words, two blocks per u32)
-var<workgroup> s_inf: array<u32, 32>;
-
-// A word of a block's body: at its payload offset, or in its slot when the tile defers.
-fn put(j: u32, v: u32) {
-    if (g_defer) {
-        slots[j] = v;
-    } else {
-        payload[j] = v;
-    }
-}
-
-// Places the team's block (every invocation calls it): the exclusive scan of the
-// tile's block costs, the tile's aggregate published, the look-back for the sum of
-// the earlier tiles' (or the tile defers: P.defer_every forces it in tests), its
-// inclusive prefix published, the meta words and (last tile) the chunk's total.
-// Returns the block's payload word offset (meaningless when the tile defers).
-fn place(t: u32, inf: u32, len: u32, live: bool) -> u32 {
-    let team = g_lid / TL;
-    let c = select(0u, block_cost(inf, len), live);
-    if (t == 0u) {
-        s_inf[team] = inf;
-    }
-    // lane 0 of each team adds its block's cost: the other lanes' prefix includes it
-    let pre = wg_exclusive_scan(g_lid, select(0u, c, t == 0u), g_sl, g_ss);
-    if (g_lid == WG - 1u) {
-        s_sum = pre; // its own value is 0 (lane TL - 1)
-    }
-    let agg = workgroupUniformLoad(&s_sum);
-    let tile = g_tile;
-    let own = lb_at(tile);
-    let de = P.defer_every & ~LB_NO_INC;
-    var defer = de != 0u && tile % de == de - 1u;
-    if (g_lid == 0u) {
-        publish(own, agg);
-        if (tile == 0u && !defer) {
-            publish(own + 2u, agg);
-        }
-    }
-    var prior = 0u;
-    if (!defer && tile > 0u) {
-        let lb = look_back(g_lid, tile, LB_ROUNDS);
-        prior = lb.x;
-        defer = lb.y != 1u;
-    }
-    if (g_lid == 0u) {
-        if (defer) {
-            atomicAdd(&state[1], 1u);
-        } else if (tile > 0u) {
-            publish(own + 2u, prior + agg);
-        }
-        if (!defer && (tile + 1u) * (WG / TL) >= P.nblocks) {
-            totals[P.chunk] = prior + agg;
-        }
-    }
-    g_defer = defer;
-    let b = tile * (WG / TL) + team;
-    if (t == 0u && live && (team & 1u) == 0u) {
-        var m = inf & 0xffffu;
-        if (b + 1u < P.nblocks) {
-            m = m | ((s_inf[team + 1u] & 0xffffu) << 16u);
-        }
-        block_meta[b >> 1u] = m;
-    }
-    return prior + pre - select(0u, c, t > 0u);
-}
-#else
-fn put(j: u32, v: u32) {
-    slots[j] = v;
-}
-#endif
-
 // The lane's 16 codes and whether all reconstruct within eb.
 struct Codes16 {
     c0: vec4<u32>,
@@ -252,7 +158,7 @@ fn pack_code(pk: ptr<function, Packer>, c: u32, w: u32, wbase: u32, base: u32, n
         }
         let j = wbase + k;
         if (!(skip0 && k == 0u) && j - base < nw) {
-            put(j, lo);
+            slots[j] = lo;
         }
         (*pk).k = k + 1u;
         (*pk).lo = spill;
@@ -278,16 +184,16 @@ fn pack_vec(pk: ptr<function, Packer>, c: vec4<u32>, w: u32, wbase: u32, base: u
 
 fn raw_unit(u: Unit, at: u32) {
     if (u.n > 0u) {
-        put(at, u.lo.x);
+        slots[at] = u.lo.x;
     }
     if (u.n > 1u) {
-        put(at + 1u, u.lo.y);
+        slots[at + 1u] = u.lo.y;
     }
     if (u.n > 2u) {
-        put(at + 2u, u.lo.z);
+        slots[at + 2u] = u.lo.z;
     }
     if (u.n > 3u) {
-        put(at + 3u, u.lo.w);
+        slots[at + 3u] = u.lo.w;
     }
 }
 
@@ -388,37 +294,17 @@ fn encode8(b: u32, t: u32) {
         }
     }
     let inf = typ | (width << 8u);
-#ifdef ONE_PASS
-    // the block's payload: the reference at `off`, then the codes; raw: the values
-    // (a deferred tile: references to refs, bodies to the slots as szx_encode8's)
-    let off = place(t, inf, len, live);
-    var rawat = off + LV * t;
-    var base = off + WT;
-    if (g_defer) {
-        rawat = i0;
-        base = start * WT;
-    }
-    if (live && t == 0u) {
-        if (g_defer) {
-            refs[b] = r;
-        } else if (typ != BT_RAW) {
-            payload[off] = bitcast<u32>(r);
-        }
-    }
-#else
     if (live && t == 0u) {
         info[b] = inf;
         refs[b] = r;
         cost[b] = block_cost(inf, len);
     }
-    let rawat = i0;
     let base = start * WT;
-#endif
     if (live && typ == BT_RAW) {
-        raw_unit(u0, rawat);
-        raw_unit(u1, rawat + 4u);
-        raw_unit(u2, rawat + 8u);
-        raw_unit(u3, rawat + 12u);
+        raw_unit(u0, i0);
+        raw_unit(u1, i0 + 4u);
+        raw_unit(u2, i0 + 8u);
+        raw_unit(u3, i0 + 12u);
     }
     // the codes of a quantized block; every lane runs the packer (w = 0 stores nothing)
     let wq = select(0u, width, live && typ == BT_QUANT);
@@ -439,13 +325,13 @@ fn encode8(b: u32, t: u32) {
     if (oddw && !skip0) {
         let j = wbase + pk.k;
         if (j - base < nw) {
-            put(j, pk.lo | (head << 16u));
+            slots[j] = pk.lo | (head << 16u);
         }
     }
 }
 
 @compute @workgroup_size(WG)
-fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
+fn szx_encode8(@builtin(local_invocation_index) lid: u32,
                @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     let lanes = vec2<u32>(SG_ARGS);
@@ -456,18 +342,7 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
     // with a counter, and the NVIDIA Vulkan driver then gave the kernel 80 registers
     // (61 without; h100-r29a-vkstats*.txt); the host dispatches a workgroup per 32
     // blocks. b0, the workgroup's first block, is uniform over it.
-#ifdef ONE_PASS
-    // szx_encode8_lb: tiles in the order workgroups start (a ticket), so a tile waits
-    // only for tiles that have started
-    if (lid == 0u) {
-        s_tile = atomicAdd(&state[0], 1u);
-    }
-    let tile = workgroupUniformLoad(&s_tile);
-    g_tile = tile;
-    let b0 = tile * (WG / TL);
-#else
     let b0 = wg_linear(wid, nwg) * (WG / TL);
-#endif
     if (b0 < P.nblocks) {
         encode8(b0 + lid / TL, lid % TL);
     }

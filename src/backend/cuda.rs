@@ -317,7 +317,6 @@ impl CudaBackend {
             max_binding_bytes: (1 << 31) - 256,
             max_buffer_bytes: total,
             max_workgroups_per_dim: i32::MAX as u32,
-            max_storage_buffers: u32::MAX,
             storage_align: 256,
             loop_limit: None,
             coalesce,

@@ -52,8 +52,6 @@ pub struct BackendInfo {
     pub max_binding_bytes: u64,
     pub max_buffer_bytes: u64,
     pub max_workgroups_per_dim: u32,
-    /// Storage buffers one kernel may bind (the one-pass SZx encoder binds nine).
-    pub max_storage_buffers: u32,
     /// Alignment of storage-buffer binding offsets.
     pub storage_align: u64,
     /// Some(n) when the adapter silently ends the loops of a kernel invocation after n

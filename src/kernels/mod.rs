@@ -24,8 +24,6 @@ pub enum Kernel {
     SzxRangeFinal,
     SzxEncode,
     SzxEncode8,
-    SzxEncode8Lb,
-    SzxEncode8Fix,
     SzxCompact,
     SzxMetaCost,
     SzxUnpack,
@@ -69,7 +67,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 49] = [
+    pub const ALL: [Kernel; 47] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -77,8 +75,6 @@ impl Kernel {
         Kernel::SzxRangeFinal,
         Kernel::SzxEncode,
         Kernel::SzxEncode8,
-        Kernel::SzxEncode8Lb,
-        Kernel::SzxEncode8Fix,
         Kernel::SzxCompact,
         Kernel::SzxMetaCost,
         Kernel::SzxUnpack,
@@ -131,8 +127,6 @@ impl Kernel {
             Kernel::SzxRangeFinal => "szx_range_final",
             Kernel::SzxEncode => "szx_encode",
             Kernel::SzxEncode8 => "szx_encode8",
-            Kernel::SzxEncode8Lb => "szx_encode8_lb",
-            Kernel::SzxEncode8Fix => "szx_encode8_fix",
             Kernel::SzxCompact => "szx_compact",
             Kernel::SzxMetaCost => "szx_meta_cost",
             Kernel::SzxUnpack => "szx_unpack",
@@ -185,8 +179,7 @@ impl Kernel {
             Kernel::SzxRangePartial => "szx/range_partial.wgsl",
             Kernel::SzxRangeFinal => "szx/range_final.wgsl",
             Kernel::SzxEncode => "szx/encode.wgsl",
-            Kernel::SzxEncode8 | Kernel::SzxEncode8Lb => "szx/encode8.wgsl",
-            Kernel::SzxEncode8Fix => "szx/encode8_fix.wgsl",
+            Kernel::SzxEncode8 => "szx/encode8.wgsl",
             Kernel::SzxCompact => "szx/compact.wgsl",
             Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
             Kernel::SzxUnpack => "szx/unpack.wgsl",
@@ -245,8 +238,6 @@ impl Kernel {
                 | Kernel::ChainDecodePlanesRagged
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
-                | Kernel::SzxEncode8Lb
-                | Kernel::SzxEncode8Fix
         )
     }
 
@@ -290,7 +281,6 @@ impl Kernel {
             Kernel::ChainDecodeRagged => &["RAGGED"],
             Kernel::ChainDecodePlanes => &["PLANES"],
             Kernel::ChainDecodePlanesRagged => &["PLANES", "RAGGED"],
-            Kernel::SzxEncode8Lb => &["ONE_PASS"],
             _ => &[],
         }
     }
@@ -340,7 +330,7 @@ impl Kernel {
     /// 8); None: a team is a subgroup.
     pub fn team_lanes(self) -> Option<u32> {
         match self {
-            Kernel::SzxEncode8 | Kernel::SzxEncode8Lb => Some(8),
+            Kernel::SzxEncode8 => Some(8),
             _ => None,
         }
     }
@@ -356,7 +346,6 @@ impl Kernel {
                 | Kernel::ChainUnpack
                 | Kernel::SzxEncode
                 | Kernel::SzxEncode8
-                | Kernel::SzxEncode8Lb
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode

@@ -57,18 +57,6 @@ fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
     }
 }
 
-/// Whether `szx_encode8`'s blocks go through the one-pass encoder instead:
-/// `szx_encode8_lb` places each tile of 32 blocks at its final payload offset itself
-/// (a decoupled look-back over the tiles' costs), and `szx_encode8_fix` places the
-/// tiles whose look-back timed out; no scan of the costs and no `szx_compact`. Same
-/// archive (tests/kernels.rs checks both paths against each other). Off by default
-/// until measured on the device; `FZWGPU_SZX_ONEPASS=on` turns it on. It needs ten
-/// bindings per stage, which every Vulkan, Metal and DX12 adapter offers.
-fn one_pass(enc: Kernel, max_storage: u32) -> bool {
-    let on = crate::envcfg::switch("FZWGPU_SZX_ONEPASS").ok().flatten().unwrap_or(false);
-    on && enc == Kernel::SzxEncode8 && max_storage >= 9
-}
-
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -442,23 +430,6 @@ impl Stage for SzxStage {
         let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
         let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
         let compact_wg = crate::kernels::workgroup_size(Kernel::SzxCompact)? as u64;
-        let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
-        let onepass = one_pass(enc, r.backend.info().max_storage_buffers);
-        // the one-pass encoder's look-back state (common/szx_lookback.wgsl): two words,
-        // then four per tile of 32 blocks; cleared before each chunk
-        let lb = if onepass {
-            let k = Kernel::SzxEncode8Lb;
-            let tb = (crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as u64;
-            let fix_groups = crate::kernels::reflect(Kernel::SzxEncode8Fix, Default::default())?
-                .consts
-                .get("FIX_GROUPS")
-                .copied()
-                .ok_or_else(|| Error::Device("szx_encode8_fix: no FIX_GROUPS".into()))? as u64;
-            let head = 4 * 2;
-            Some((r.temp(head + 16 * g.cb.div_ceil(tb))?, tb, fix_groups, head))
-        } else {
-            None
-        };
         for k in 0..g.nchunks {
             let (b0, nbk, nk) = g.chunk(k);
             let p = self.params_bytes(&res, nk, nbk, k, 0);
@@ -475,33 +446,10 @@ impl Stage for SzxStage {
             let payload = r.alloc(pay16)?;
             let pay_w = BufSlice::new(payload, 0, nk * sz);
             let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            let totals_w = BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4));
-            if let Some((state, tb, fix_groups, head)) = lb {
-                // one pass: each tile placed by its own look-back, then the deferred ones
-                let tiles = nbk.div_ceil(tb);
-                let state_w = BufSlice::new(state, 0, head + 16 * tiles);
-                r.clear(state_w);
-                let pay_all = BufSlice::new(payload, 0, pay16);
-                r.dispatch_bytes(
-                    Kernel::SzxEncode8Lb,
-                    false,
-                    &p,
-                    &[inw, in4, inw, refs_w, slots_w, meta_w, pay_all, totals_w, state_w],
-                    tiles,
-                )?;
-                r.dispatch_bytes(
-                    Kernel::SzxEncode8Fix,
-                    false,
-                    &p,
-                    &[refs_w, slots_w, meta_w, pay_all, totals_w, state_w],
-                    tiles.min(fix_groups),
-                )?;
-                parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
-                continue;
-            }
             // szx_encode8 does not walk: a workgroup per 32 blocks (H100 round 29: 2-D
             // compression through Vulkan 629 -> 676 GB/s, 61 registers instead of 80;
             // through CUDA 743 -> 727, the tiled field +2-6% on both)
+            let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
             let cap = if enc == Kernel::SzxEncode8 { 0 } else { encode_groups() };
             r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, cap)?;
             record_exclusive_scan(r, cost_w, off_w, nbk)?;
@@ -509,7 +457,15 @@ impl Stage for SzxStage {
                 Kernel::SzxCompact,
                 f64v,
                 p.as_slice(),
-                &[info_w, refs_w, off_w, slots_w, meta_w, BufSlice::new(payload, 0, pay16), totals_w],
+                &[
+                    info_w,
+                    refs_w,
+                    off_w,
+                    slots_w,
+                    meta_w,
+                    BufSlice::new(payload, 0, pay16),
+                    BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)),
+                ],
                 nbk.div_ceil(compact_wg),
             )?;
             parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });

@@ -359,7 +359,6 @@ impl WgpuBackend {
             max_binding_bytes: dl.max_storage_buffer_binding_size & !255,
             max_buffer_bytes: dl.max_buffer_size,
             max_workgroups_per_dim: dl.max_compute_workgroups_per_dimension,
-            max_storage_buffers: dl.max_storage_buffers_per_shader_stage,
             storage_align: dl.min_storage_buffer_offset_alignment as u64,
             loop_limit: (ainfo.name.to_lowercase().contains("llvmpipe") || ainfo.driver.to_lowercase().contains("llvmpipe"))
                 .then_some(super::LLVMPIPE_LOOP_LIMIT),
