@@ -9,7 +9,10 @@
 #    (+4 for the retry) and a subgroup whose blocks differ in kind does not run both.
 #    Hypothesis: smaller code (vkstats' Binary Size: main 113536 bytes on the H100) and
 #    less reconvergence (round 18's ncu: 39% of a warp's cycles waiting on instruction
-#    fetch, BSYNC 15% of stall samples). Lavapipe: the kernel twin tests pass.
+#    fetch, BSYNC 15% of stall samples). Lavapipe: the kernel twin tests pass. The
+#    SPIR-V says nothing here (9590 -> 9797 words: naga emits every function of the
+#    module, the now-unused flush-free ones too, and calls rather than inlines); the
+#    driver's inlined Binary Size from vkstats-b is the measure.
 # szx_ab (setup.sh): registers and binary size, 2-D main / b alternated twice per
 # backend, validation.sh of b, the 1-D and tiled fields, profiles.
 source .device/setup.sh
