@@ -17,11 +17,5 @@ for be in wgpu cuda wgpu cuda; do
   left 330 || break
   timeout 75 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx,szp_composed,szp_centered --json $OUT/r34a-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
 done
-for be in wgpu cuda; do
-  for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
-    for p in szx szp_composed szp_centered; do
-      bench_line r34a-table 560 fzwgpu $be "${f%%:*}" "${f##*:}" $p
-    done
-  done
-done
+kernel_table r34a-table 560
 echo "total $(( $(date +%s) - T0 )) s"

@@ -20,11 +20,5 @@ for r in 1 2; do for be in wgpu cuda; do for x in fzwgpu fzwgpu-b; do
   left 400 || break
   timeout 60 /tmp/ct/$x bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json $OUT/r35c-e2e-$x-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-220 | sed "s/^/e2e $x $be: /"
 done; done; done
-for be in wgpu cuda; do
-  for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
-    for p in szx szp_composed szp_centered; do
-      bench_line r35c-table 560 fzwgpu $be "${f%%:*}" "${f##*:}" $p
-    done
-  done
-done
+kernel_table r35c-table 560
 echo "total $(( $(date +%s) - T0 )) s"

@@ -102,6 +102,19 @@ prof() {
   FZWGPU_PROFILE=1 timeout 40 /tmp/ct/$x bench "$@" --reps 1 --warmup 0 --replays 5 > /tmp/prof.log 2>&1
   echo "== profile $l"; python3 .device/profile-summary.py /tmp/prof.log 2>&1 | grep -A10 "submissions of [0-9]* dispatches (5" | head -16
 }
+# kernel_table TAG LEFT: main's kernel rows, every preset on the 2-D, 1-D and tiled
+# fields through Vulkan then CUDA (bench_line, JSON in $OUT/TAG-BACKEND.jsonl); nothing
+# started past LEFT s
+kernel_table() {
+  local be f p
+  for be in wgpu cuda; do
+    for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
+      for p in szx szp_composed szp_centered; do
+        bench_line $1 $2 fzwgpu $be "${f%%:*}" "${f##*:}" $p
+      done
+    done
+  done
+}
 # szx_ab ROUND: the A/B of an SZx encoder patch (fzwgpu-b, vkstats-b) against main, as
 # rounds 34-35 ran it: szx_encode8's registers through the Vulkan driver; szx kernel
 # GB/s on the 1 GiB 2-D field, main / b alternated twice per backend; validation.sh of

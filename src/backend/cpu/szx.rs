@@ -353,10 +353,10 @@ pub fn addr<F: SzxFloat>(a: F, b: F) -> F {
 pub fn mulr<F: SzxFloat>(a: F, b: F, one: F) -> F {
     ftz(a.mul(b).mul(one))
 }
-#[inline]
 /// The SZx code of x against r as a float: the product rounded to an integer, ties to
 /// even (no addition follows it, so it takes no `* one`: the operations of
 /// `quant` in shaders/common/szx_math.wgsl, in order).
+#[inline]
 pub fn quant<F: SzxFloat>(x: F, r: F, p: &SzxP<F>) -> F {
     ftz(subr(x, r).mul(p.inv)).round_even()
 }
