@@ -12,7 +12,8 @@
 # The carry limit is 64 MiB with the working tree (~25 MB): the kit is ~30 MB.
 set -euo pipefail
 root=$(pwd); stage=$(mktemp -d)
-grep -qx "/.device/" .git/info/exclude 2>/dev/null || echo "/.device/" >> .git/info/exclude
+exclude=$(git rev-parse --git-path info/exclude)   # also right in a git worktree
+mkdir -p "$(dirname "$exclude")"; grep -qx "/.device/" "$exclude" 2>/dev/null || echo "/.device/" >> "$exclude"
 build() { # output suffix
   cargo test --release --features cuda --no-run 2>&1 | grep -oE "(tests/[a-z_]+\.rs|src/lib\.rs) \(target/release/deps/[^)]+" | while read -r src bin; do
     n=$(basename "$src" .rs); [ "$n" = lib ] && n=lib
