@@ -71,6 +71,8 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ),
     ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "wgpu upload staging buffer size, 1M-1G (default 32M; measurements)"),
     ("FZWGPU_UPLOAD_BUFFERS", Accepts::Positive, "wgpu upload staging buffers used in turn, 2-8 (default 2; measurements)"),
+    ("FZWGPU_STREAM", Accepts::Choice(ON_OFF), "streamed SZx compression: each chunk coded while the next uploads (default on)"),
+    ("FZWGPU_STREAM_CHUNK", Accepts::Size, "streamed compression's chunk of the field (default 64M; measurements)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),

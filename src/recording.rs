@@ -239,6 +239,21 @@ impl<'b> Recorder<'b> {
         Ok(())
     }
 
+    /// Queue the commands recorded so far without waiting (`Backend::submit_nowait`);
+    /// the readbacks recorded so far stay for the next [`Recorder::submit`], so their
+    /// indices hold. Untimed: `kernel_seconds` is not added to.
+    pub fn submit_nowait(&mut self) -> Result<()> {
+        if self.rec.commands.is_empty() {
+            return Ok(());
+        }
+        let t0 = std::time::Instant::now();
+        let rec = Recording { commands: std::mem::take(&mut self.rec.commands), readbacks: Vec::new() };
+        self.backend.submit_nowait(&rec)?;
+        self.submissions += 1;
+        self.submit_seconds += t0.elapsed().as_secs_f64();
+        Ok(())
+    }
+
     /// Untimed submissions of `again` until `preheat_ms` of device time have run
     /// (`first`: the device seconds of the submission just timed, counted towards it);
     /// none where the backend gives no kernel times, and none past twice `preheat_ms`

@@ -686,6 +686,25 @@ impl Backend for CudaBackend {
         Ok(Submission { readbacks, kernel_seconds: Some(ms as f64 * 1e-3) })
     }
 
+    fn submit_nowait(&self, rec: &Recording) -> Result<()> {
+        if !rec.readbacks.is_empty() {
+            return Err(Error::Pipeline("submit_nowait: a recording with readbacks".into()));
+        }
+        validate_recording(self, rec)?;
+        let _st = self.run()?;
+        self.bind()?;
+        for cmd in &rec.commands {
+            if let Command::Dispatch { kernel, f64, .. } = cmd {
+                self.kernel(*kernel, *f64)?;
+            }
+        }
+        // queued on the stream; the next transfer or submission waits for them
+        for cmd in &rec.commands {
+            self.record(cmd)?;
+        }
+        Ok(())
+    }
+
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
         let st = self.run()?;
         self.bind()?;

@@ -182,6 +182,17 @@ pub trait Backend: Send + Sync {
     }
     /// Run every command of `rec` as one submission, wait, then read back.
     fn submit(&self, rec: &Recording) -> Result<Submission>;
+    /// Queue the commands of `rec` (its readbacks must be empty) without waiting for
+    /// them: later submissions, transfers and reads are ordered after them, and an
+    /// error in them surfaces there at the latest. No kernel time is measured. Streamed
+    /// compression queues each chunk's kernels this way while the next chunk uploads.
+    /// This default (cpu) runs them and waits.
+    fn submit_nowait(&self, rec: &Recording) -> Result<()> {
+        if !rec.readbacks.is_empty() {
+            return Err(Error::Pipeline("submit_nowait: a recording with readbacks".into()));
+        }
+        self.submit(rec).map(|_| ())
+    }
     /// Read windows of buffers (after all earlier submissions).
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>>;
     /// Read windows of buffers into caller memory: the first `outs[k].len()` bytes of

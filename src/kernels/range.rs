@@ -1,7 +1,7 @@
 //! Device-side min/max of the finite values of a float field (the NOA/REL range),
 //! recorded as `szx_range_partial` + `szx_range_final` per chunk and read back once.
 
-use crate::backend::cpu::szx::{unkey32, unkey64, RANGE_PER_GROUP};
+use crate::backend::cpu::szx::{key32, unkey32, unkey64, RANGE_PER_GROUP};
 use crate::error::Result;
 use crate::kernels::params::RangeParams;
 use crate::kernels::Kernel;
@@ -31,8 +31,15 @@ pub fn device_range(r: &mut Recorder, input: BufSlice, n: u64, f64v: bool, chunk
     r.submit()?;
     let bytes = r.result(idx)?;
     let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    Ok(combine(&words, nchunks as usize, f64v))
+}
+
+/// The range from the per-chunk key words (64 words apart, as `szx_range_final` writes
+/// them: min then max, each one word or (lo, hi) for float64), the same for the device's
+/// and the host's chunks.
+fn combine(words: &[u32], nchunks: usize, f64v: bool) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for k in 0..nchunks as usize {
+    for k in 0..nchunks {
         let w = &words[k * 64..];
         let (a, b) = if f64v {
             let (kmin, kmax) = ((w[1], w[0]), (w[3], w[2]));
@@ -49,7 +56,135 @@ pub fn device_range(r: &mut Recorder, input: BufSlice, n: u64, f64v: bool, chunk
         lo = lo.min(a);
         hi = hi.max(b);
     }
-    Ok((lo <= hi).then_some((lo, hi)))
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// [`device_range`] of a field in host memory, the same result to the bit (the same
+/// chunks of `chunk_elems` values, each chunk's min and max of the finite values'
+/// order keys, combined by the same code), scanned by `threads` threads of its own
+/// (not the rayon pool, which the upload's copies use meanwhile). `bytes` holds whole
+/// values. Streamed compression scans the field with it while the field uploads.
+pub fn host_range(bytes: &[u8], f64v: bool, chunk_elems: u64, threads: usize) -> Result<Option<(f64, f64)>> {
+    let sz = if f64v { 8 } else { 4 };
+    let n = (bytes.len() / sz) as u64;
+    let nchunks = n.div_ceil(chunk_elems).max(1) as usize;
+    // per chunk, the min and max keys; pieces of a chunk are scanned by several threads
+    let keys = |v: &[u8]| -> (u64, u64) {
+        if f64v {
+            key_range64(v)
+        } else {
+            let (a, b) = key_range32(v);
+            (a as u64, b as u64)
+        }
+    };
+    let threads = threads.max(1);
+    let piece = (n.div_ceil(threads as u64 * 4).max(1 << 16)).next_multiple_of(64);
+    // pieces never cross a chunk boundary
+    let mut jobs: Vec<(usize, u64, u64)> = Vec::new();
+    for k in 0..nchunks as u64 {
+        let (a, b) = (k * chunk_elems, ((k + 1) * chunk_elems).min(n));
+        let mut at = a;
+        while at < b {
+            let e = (at + piece).min(b);
+            jobs.push((k as usize, at, e));
+            at = e;
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found: Vec<Vec<(usize, u64, u64)>> = std::thread::scope(|sc| {
+        let hs: Vec<_> = (0..threads.min(jobs.len()).max(1))
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut got = Vec::new();
+                    loop {
+                        let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(k, a, e)) = jobs.get(j) else { break };
+                        let (mn, mx) = keys(&bytes[a as usize * sz..e as usize * sz]);
+                        got.push((k, mn, mx));
+                    }
+                    got
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let (mut mn, mut mx) = (vec![u64::MAX; nchunks], vec![0u64; nchunks]);
+    let mut done = 0;
+    for (k, a, b) in found.into_iter().flatten() {
+        mn[k] = mn[k].min(a);
+        mx[k] = mx[k].max(b);
+        done += 1;
+    }
+    if done != jobs.len() {
+        return Err(crate::error::Error::Pipeline("the host's range scan lost a thread".into()));
+    }
+    let mut words = vec![0u32; 64 * nchunks];
+    for k in 0..nchunks {
+        let w = &mut words[64 * k..];
+        if f64v {
+            w[..4].copy_from_slice(&[mn[k] as u32, (mn[k] >> 32) as u32, mx[k] as u32, (mx[k] >> 32) as u32]);
+        } else {
+            // an empty chunk: min key above max key, as the kernel's identity
+            let (a, b) = if mn[k] > mx[k] { (u32::MAX, 0) } else { (mn[k] as u32, mx[k] as u32) };
+            w[..2].copy_from_slice(&[a, b]);
+        }
+    }
+    Ok(combine(&words, nchunks, f64v))
+}
+
+/// Min and max order keys (`key32`) of the finite float32 values in `v` (`u32::MAX`, 0
+/// when none is finite). Branch-free lanes, so the loop vectorizes.
+fn key_range32(v: &[u8]) -> (u32, u32) {
+    const L: usize = 16;
+    let (mut mn, mut mx) = ([u32::MAX; L], [0u32; L]);
+    let mut it = v.chunks_exact(4 * L);
+    for c in &mut it {
+        for l in 0..L {
+            let x = u32::from_le_bytes([c[4 * l], c[4 * l + 1], c[4 * l + 2], c[4 * l + 3]]);
+            let finite = (x & 0x7f80_0000) != 0x7f80_0000;
+            // key32: flip every bit of a negative value, else the sign bit
+            let k = x ^ (((x as i32 >> 31) as u32) | 0x8000_0000);
+            mn[l] = mn[l].min(if finite { k } else { u32::MAX });
+            mx[l] = mx[l].max(if finite { k } else { 0 });
+        }
+    }
+    let (mut a, mut b) = (mn.iter().copied().min().unwrap_or(u32::MAX), mx.iter().copied().max().unwrap_or(0));
+    for c in it.remainder().chunks_exact(4) {
+        let x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        if (x & 0x7f80_0000) != 0x7f80_0000 {
+            let k = key32(x);
+            a = a.min(k);
+            b = b.max(k);
+        }
+    }
+    (a, b)
+}
+
+/// [`key_range32`] for float64: keys as `(hi << 32) | lo` of `key64`.
+fn key_range64(v: &[u8]) -> (u64, u64) {
+    const L: usize = 8;
+    let (mut mn, mut mx) = ([u64::MAX; L], [0u64; L]);
+    let mut it = v.chunks_exact(8 * L);
+    let key = |x: u64| x ^ (((x as i64 >> 63) as u64) | (1u64 << 63));
+    const EXP: u64 = 0x7ff0_0000_0000_0000;
+    for c in &mut it {
+        for l in 0..L {
+            let x = u64::from_le_bytes(c[8 * l..8 * l + 8].try_into().expect("8 bytes"));
+            let finite = (x & EXP) != EXP;
+            let k = key(x);
+            mn[l] = mn[l].min(if finite { k } else { u64::MAX });
+            mx[l] = mx[l].max(if finite { k } else { 0 });
+        }
+    }
+    let (mut a, mut b) = (mn.iter().copied().min().unwrap_or(u64::MAX), mx.iter().copied().max().unwrap_or(0));
+    for c in it.remainder().chunks_exact(8) {
+        let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        if (x & EXP) != EXP {
+            a = a.min(key(x));
+            b = b.max(key(x));
+        }
+    }
+    (a, b)
 }
 
 /// The absolute bound of `bound` given the finite range (None: no finite values, which

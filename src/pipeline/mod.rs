@@ -167,6 +167,9 @@ impl Drop for DeviceField<'_> {
     }
 }
 
+/// Streamed compression's default chunk: 64 MiB of the field (`FZWGPU_STREAM_CHUNK`).
+pub const STREAM_CHUNK: u64 = 64 << 20;
+
 /// The field a compression reads: host bytes (uploaded by the run) or a resident one.
 enum Input<'a, 'b> {
     Host(&'a Field),
@@ -466,6 +469,86 @@ impl Pipeline {
         c
     }
 
+    /// Whether to stream this compression, and with which chunk (bytes of the field):
+    /// `Some((node, chunk))` for a pipeline of one SZx stage taking the field whose field
+    /// holds at least two chunks, unless `RunOptions::stream_chunk_bytes` is `Some(0)`,
+    /// `FZWGPU_STREAM=off`, the run is timed with replays (those need each submission
+    /// waited for), or the backend is the cpu one (unless a chunk is asked for: tests).
+    fn stream_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64)>> {
+        let env_on = crate::envcfg::switch("FZWGPU_STREAM")?.unwrap_or(true);
+        let env_chunk = crate::envcfg::get("FZWGPU_STREAM_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
+        let chunk = match opts.stream_chunk_bytes {
+            Some(0) => return Ok(None),
+            Some(c) => c,
+            None if !env_on || be.info().kind == crate::backend::BackendKind::Cpu => return Ok(None),
+            None => env_chunk.unwrap_or(STREAM_CHUNK),
+        };
+        if opts.timing_replays > 0 || self.nodes.len() != 1 || len < 2 * chunk {
+            return Ok(None);
+        }
+        let node = &self.nodes[0];
+        let szx = node.stage.as_any().downcast_ref::<stages::szx::SzxStage>().is_some();
+        Ok((szx && node.inputs.iter().all(|s| matches!(s, Some(Source::External) | None))).then_some((0, chunk)))
+    }
+
+    /// Upload `bytes` into `ext` chunk by chunk and record SZx node `i`'s chunks as they
+    /// arrive, each queued without a wait, so the device codes chunk k while chunk k + 1
+    /// uploads (the archive is the same bytes as unstreamed). NOA/REL: the field's range
+    /// comes from the host, scanned by threads of its own while the upload runs
+    /// (`host_range`, the device range's result to the bit); chunks are coded once it is
+    /// known. Returns the node's outputs; the caller's final submission reads them back.
+    #[allow(clippy::too_many_arguments)]
+    fn compress_streamed(
+        &mut self,
+        r: &mut Recorder,
+        i: usize,
+        ext: &PortData,
+        bytes: &[u8],
+        opts: &RunOptions,
+        chunk: u64,
+        range_chunk: u64,
+    ) -> Result<Vec<PortData<'static>>> {
+        let (inbuf, _) = ext.device("field")?;
+        let stage = self.nodes[i]
+            .stage
+            .as_any_mut()
+            .downcast_mut::<stages::szx::SzxStage>()
+            .ok_or_else(|| Error::Pipeline("streamed: not an SZx stage".into()))?;
+        let sopts = RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() };
+        let inputs = [ext.clone()];
+        let mut f = stage.forward_begin(r, &inputs, &sopts)?;
+        let sz = stage.config().dtype.size() as u64;
+        let f64v = stage.config().dtype == DataType::F64;
+        let wants_range = stage.wants_field_range();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() / 2).clamp(1, 8);
+        std::thread::scope(|sc| -> Result<()> {
+            let scan = wants_range.then(|| sc.spawn(move || crate::kernels::range::host_range(bytes, f64v, range_chunk, threads)));
+            let mut scan = scan.map(Some).unwrap_or(None);
+            let mut next = 0u64; // the next chunk to record
+            let nchunks = f.g.nchunks;
+            for k in 0..nchunks {
+                let v = f.values(k);
+                r.backend.write_buffer(inbuf.buf, inbuf.offset + v.start * sz, &bytes[(v.start * sz) as usize..(v.end * sz) as usize])?;
+                let last = k + 1 == nchunks;
+                // the range: taken once the scan is done (waited for after the last chunk)
+                if let Some(h) = scan.take_if(|h| last || h.is_finished()) {
+                    let range = h.join().map_err(|_| Error::Pipeline("the host's range scan panicked".into()))??;
+                    stage.set_field_range(range);
+                    stage.prepare_forward(r, &inputs, &sopts)?;
+                }
+                if scan.is_none() {
+                    while next <= k {
+                        stage.forward_chunk(r, &mut f, next)?;
+                        next += 1;
+                    }
+                    r.submit_nowait()?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(f.end())
+    }
+
     /// Compress `field` on `backend` into a self-describing FZM archive.
     pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
         self.compress_input(backend, Input::Host(field), Vec::new())
@@ -538,14 +621,33 @@ impl Pipeline {
         r.preheat_ms = opts.timing_preheat_ms;
         let t_setup = t0.elapsed().as_secs_f64();
         let mut t_upload = 0.0;
+        // the device range's chunks (NOA/REL), whether the device or the host finds it
+        let range_chunk = {
+            let sz = field.dtype.size() as u64;
+            let mut limit = be.info().max_binding_bytes.min((1u64 << 31) - 256);
+            if let Some(m) = opts.max_chunk_bytes {
+                limit = limit.min(m);
+            }
+            (limit / sz / 64 * 64).max(64)
+        };
+        // a streamed node's outputs, recorded (and queued) while the field uploaded
+        let mut streamed: Option<(usize, Vec<PortData>)> = None;
         let external = match input {
             Input::Host(f) => {
                 let len = f.bytes.len() as u64;
                 let tu = Instant::now();
                 let inbuf = r.alloc(len.next_multiple_of(4))?;
-                be.write_buffer(inbuf, 0, &f.bytes)?;
+                let ext = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
+                match self.stream_plan(be, &opts, len)? {
+                    Some((node, chunk)) => {
+                        let outs = self.compress_streamed(&mut r, node, &ext, &f.bytes, &opts, chunk, range_chunk)?;
+                        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes", len.div_ceil(chunk))));
+                        streamed = Some((node, outs));
+                    }
+                    None => be.write_buffer(inbuf, 0, &f.bytes)?,
+                }
                 t_upload = tu.elapsed().as_secs_f64();
-                PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None }
+                ext
             }
             Input::Device(_) if fell_back => {
                 return Err(Error::Unsupported(format!(
@@ -558,15 +660,11 @@ impl Pipeline {
         // recording: wall time from here to the last submission, less the submissions
         // and buffer creation in it
         let (t_rec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
-        if self.nodes.iter().any(|n| n.stage.wants_field_range()) {
+        if streamed.is_none() && self.nodes.iter().any(|n| n.stage.wants_field_range()) {
             // NOA/REL bounds are relative to the raw field, whatever a stage's input is
             let (slice, len) = external.device("field")?;
             let sz = field.dtype.size() as u64;
-            let mut limit = be.info().max_binding_bytes.min((1u64 << 31) - 256);
-            if let Some(m) = opts.max_chunk_bytes {
-                limit = limit.min(m);
-            }
-            let range = device_range(&mut r, slice, len / sz, field.dtype == DataType::F64, (limit / sz / 64 * 64).max(64))?;
+            let range = device_range(&mut r, slice, len / sz, field.dtype == DataType::F64, range_chunk)?;
             for node in &mut self.nodes {
                 node.stage.set_field_range(range);
             }
@@ -579,6 +677,10 @@ impl Pipeline {
         let mut fused_nodes: Vec<usize> = Vec::new();
         for &i in &self.order.clone() {
             if fused_nodes.contains(&i) {
+                continue;
+            }
+            if let Some((node, outs)) = streamed.take_if(|(node, _)| *node == i) {
+                values[node] = outs;
                 continue;
             }
             let inputs: Vec<PortData> = self.nodes[i]

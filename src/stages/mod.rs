@@ -212,6 +212,13 @@ pub struct RunOptions {
     /// `recording::PREHEAT_MAX_SUBMISSIONS` submissions (a small field on a fast GPU;
     /// `RunReport::preheat_submissions` counts them). 0 (the default): no pre-heat.
     pub timing_preheat_ms: u32,
+    /// Streamed compression (`Pipeline::compress_into` of a host field by a pipeline of
+    /// one SZx stage): the field uploads in chunks of this many bytes, each coded while
+    /// the next uploads. `None` (the default): chunks of `pipeline::STREAM_CHUNK`
+    /// (`FZWGPU_STREAM_CHUNK`) on a device backend with `FZWGPU_STREAM` not off, none
+    /// on the cpu backend; `Some(0)`: never; `Some(c)`: chunks of `c` on any backend
+    /// (rounded to whole chunks of blocks). Never changes the archive bytes.
+    pub stream_chunk_bytes: Option<u64>,
 }
 
 /// A compression stage.

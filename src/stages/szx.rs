@@ -57,6 +57,35 @@ fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
     }
 }
 
+/// One forward run of the SZx stage, chunk by chunk ([`SzxStage::forward_begin`]).
+pub(crate) struct SzxForward {
+    input: BufSlice,
+    n: u64,
+    pub(crate) g: Geo,
+    meta: crate::recording::BufId,
+    totals: crate::recording::BufId,
+    info: crate::recording::BufId,
+    refs: crate::recording::BufId,
+    cost: crate::recording::BufId,
+    offsets: crate::recording::BufId,
+    slots: crate::recording::BufId,
+    totals_idx: usize,
+    parts: Vec<Part>,
+}
+
+impl SzxForward {
+    /// The input's values of chunk `k` (value indices).
+    pub(crate) fn values(&self, k: u64) -> std::ops::Range<u64> {
+        let (b0, _, nk) = self.g.chunk(k);
+        b0 * self.g.bs..b0 * self.g.bs + nk
+    }
+
+    /// The stage's output: the meta region and each recorded chunk's payload.
+    pub(crate) fn end(self) -> Vec<PortData<'static>> {
+        vec![PortData::Deferred { parts: self.parts }]
+    }
+}
+
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -138,6 +167,85 @@ impl SzxStage {
         let value = t.float("error_bound")?.unwrap_or(1e-3);
         cfg.bound = ErrorBound::new(mode, value)?;
         Self::new(cfg)
+    }
+
+    /// The first step of [`Stage::record_forward`]: the chunks' geometry and the buffers
+    /// every chunk shares (the meta region, the totals, the temporaries). Streamed
+    /// compression (`Pipeline::compress_into`) then records each chunk with
+    /// [`SzxStage::forward_chunk`] as soon as its values are on the device; the archive
+    /// is the same bytes whatever the chunking (each chunk's payload follows the
+    /// previous one's; FORMAT.md).
+    pub(crate) fn forward_begin(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<SzxForward> {
+        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
+        let n = len / self.sz();
+        if self.cfg.bound.mode == ErrorMode::Abs && self.resolved.is_none_or(|res| res.n != n) {
+            self.resolved = Some(self.resolve_bound(n, None)?);
+        }
+        let g = self.geometry(r, n, opts)?;
+        let sz = self.sz();
+        let meta = r.alloc(g.meta_pad())?;
+        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
+        let totals = r.alloc(4 * g.nchunks)?;
+        let info = r.temp(4 * g.cb)?;
+        let refs = r.temp(8 * g.cb)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        // each block's body in its own slot (szx_encode), then moved to its offset
+        let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
+        let slots = r.temp(slot_bytes)?;
+        let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
+        let parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
+        Ok(SzxForward { input, n, g, meta, totals, info, refs, cost, offsets, slots, totals_idx, parts })
+    }
+
+    /// Record chunk `k` of `f` (values `f.values(k)`): encode, scan, compact. NOA/REL
+    /// need the field's range first (`prepare_forward`).
+    pub(crate) fn forward_chunk(&self, r: &mut Recorder, f: &mut SzxForward, k: u64) -> Result<()> {
+        let res = match self.resolved {
+            Some(res) if res.n == f.n => res,
+            _ => return Err(Error::Pipeline("SZx: prepare_forward must run before record_forward".into())),
+        };
+        let (g, input, sz, f64v) = (f.g, f.input, self.sz(), self.is_f64());
+        let compact_wg = crate::kernels::workgroup_size(Kernel::SzxCompact)? as u64;
+        let (b0, nbk, nk) = g.chunk(k);
+        let p = self.params_bytes(&res, nk, nbk, k, 0);
+        let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
+        let in4 = inw.vec4_view();
+        let info_w = BufSlice::new(f.info, 0, 4 * nbk);
+        let refs_w = BufSlice::new(f.refs, 0, sz * nbk);
+        let cost_w = BufSlice::new(f.cost, 0, 4 * nbk);
+        let off_w = BufSlice::new(f.offsets, 0, 4 * nbk);
+        let slots_w = BufSlice::new(f.slots, 0, nk * sz);
+        // szx_compact binds the payload as a vec4 array: its window in whole 16-byte
+        // pieces (the part read back is its first words, by the chunk's total)
+        let pay16 = (nk * sz).next_multiple_of(16);
+        let payload = r.alloc(pay16)?;
+        let pay_w = BufSlice::new(payload, 0, nk * sz);
+        let meta_w = BufSlice::new(f.meta, 2 * b0, (2 * nbk).next_multiple_of(4));
+        // szx_encode8 does not walk: a workgroup per 32 blocks (H100 round 29: 2-D
+        // compression through Vulkan 629 -> 676 GB/s, 61 registers instead of 80;
+        // through CUDA 743 -> 727, the tiled field +2-6% on both)
+        let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
+        let cap = if enc == Kernel::SzxEncode8 { 0 } else { encode_groups() };
+        r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, cap)?;
+        record_exclusive_scan(r, cost_w, off_w, nbk)?;
+        r.dispatch_bytes(
+            Kernel::SzxCompact,
+            f64v,
+            p.as_slice(),
+            &[
+                info_w,
+                refs_w,
+                off_w,
+                slots_w,
+                meta_w,
+                BufSlice::new(payload, 0, pay16),
+                BufSlice::new(f.totals, 0, (4 * g.nchunks).next_multiple_of(4)),
+            ],
+            nbk.div_ceil(compact_wg),
+        )?;
+        f.parts.push(Part { slice: pay_w, len: PartLen::Readback { index: f.totals_idx, word: k as usize, scale: 4 } });
+        Ok(())
     }
 
     fn sz(&self) -> u64 {
@@ -401,76 +509,11 @@ impl Stage for SzxStage {
     }
 
     fn record_forward(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
-        let (input, len) = inputs.first().ok_or_else(|| Error::Pipeline("SZx: no input".into()))?.device("SZx input")?;
-        let n = len / self.sz();
-        let res = match self.resolved {
-            Some(res) if res.n == n => res,
-            _ => {
-                if self.cfg.bound.mode != ErrorMode::Abs {
-                    return Err(Error::Pipeline("SZx: prepare_forward must run before record_forward".into()));
-                }
-                let res = self.resolve_bound(n, None)?;
-                self.resolved = Some(res);
-                res
-            }
-        };
-        let g = self.geometry(r, n, opts)?;
-        let f64v = self.is_f64();
-        let sz = self.sz();
-        let meta = r.alloc(g.meta_pad())?;
-        r.clear(BufSlice::new(meta, 0, g.meta_pad()));
-        let totals = r.alloc(4 * g.nchunks)?;
-        let info = r.temp(4 * g.cb)?;
-        let refs = r.temp(8 * g.cb)?;
-        let cost = r.temp(4 * g.cb)?;
-        let offsets = r.temp(4 * g.cb)?;
-        // each block's body in its own slot (szx_encode), then moved to its offset
-        let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
-        let slots = r.temp(slot_bytes)?;
-        let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
-        let mut parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
-        let compact_wg = crate::kernels::workgroup_size(Kernel::SzxCompact)? as u64;
-        for k in 0..g.nchunks {
-            let (b0, nbk, nk) = g.chunk(k);
-            let p = self.params_bytes(&res, nk, nbk, k, 0);
-            let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
-            let in4 = inw.vec4_view();
-            let info_w = BufSlice::new(info, 0, 4 * nbk);
-            let refs_w = BufSlice::new(refs, 0, sz * nbk);
-            let cost_w = BufSlice::new(cost, 0, 4 * nbk);
-            let off_w = BufSlice::new(offsets, 0, 4 * nbk);
-            let slots_w = BufSlice::new(slots, 0, nk * sz);
-            // szx_compact binds the payload as a vec4 array: its window in whole 16-byte
-            // pieces (the part read back is its first words, by the chunk's total)
-            let pay16 = (nk * sz).next_multiple_of(16);
-            let payload = r.alloc(pay16)?;
-            let pay_w = BufSlice::new(payload, 0, nk * sz);
-            let meta_w = BufSlice::new(meta, 2 * b0, (2 * nbk).next_multiple_of(4));
-            // szx_encode8 does not walk: a workgroup per 32 blocks (H100 round 29: 2-D
-            // compression through Vulkan 629 -> 676 GB/s, 61 registers instead of 80;
-            // through CUDA 743 -> 727, the tiled field +2-6% on both)
-            let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
-            let cap = if enc == Kernel::SzxEncode8 { 0 } else { encode_groups() };
-            r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, cap)?;
-            record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_bytes(
-                Kernel::SzxCompact,
-                f64v,
-                p.as_slice(),
-                &[
-                    info_w,
-                    refs_w,
-                    off_w,
-                    slots_w,
-                    meta_w,
-                    BufSlice::new(payload, 0, pay16),
-                    BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)),
-                ],
-                nbk.div_ceil(compact_wg),
-            )?;
-            parts.push(Part { slice: pay_w, len: PartLen::Readback { index: totals_idx, word: k as usize, scale: 4 } });
+        let mut f = self.forward_begin(r, inputs, opts)?;
+        for k in 0..f.g.nchunks {
+            self.forward_chunk(r, &mut f, k)?;
         }
-        Ok(vec![PortData::Deferred { parts }])
+        Ok(f.end())
     }
 
     fn finish_forward(&mut self, outputs: &[Option<&[u8]>]) -> Result<()> {

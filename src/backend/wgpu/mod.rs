@@ -1021,6 +1021,58 @@ impl Backend for WgpuBackend {
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {
+        self.submit_impl(rec, true)?.ok_or_else(|| Error::Device("submission not waited for".into()))
+    }
+
+    fn submit_nowait(&self, rec: &Recording) -> Result<()> {
+        if !rec.readbacks.is_empty() {
+            return Err(Error::Pipeline("submit_nowait: a recording with readbacks".into()));
+        }
+        self.submit_impl(rec, false).map(|_| ())
+    }
+
+    fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
+        let _call = call_guard(self.gl);
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
+            let mut outs = slices.iter().map(|s| crate::hostmem::zeroed(s.size as usize)).collect::<Result<Vec<_>>>()?;
+            let mut dsts: Vec<&mut [u8]> = outs.iter_mut().map(|v| v.as_mut_slice()).collect();
+            self.download_staged(slices, &mut dsts, None)?;
+            return Ok(outs);
+        }
+        // small reads (under DOWNLOAD_MIN in all): one copy into the grown staging buffer
+        Ok(self.read_batch(slices, None)?.0)
+    }
+
+    fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
+        let _call = call_guard(self.gl);
+        super::check_read_into(slices, outs)?;
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        self.download_staged(slices, outs, None)
+    }
+
+    fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
+        let _call = call_guard(self.gl);
+        super::check_read_into(slices, outs)?;
+        self.check_alive()?;
+        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
+        let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); outs.len()];
+        self.download_staged(slices, outs, Some(&mut pieces))?;
+        Ok(pieces.into_iter().map(crate::hostmem::crc32_concat).collect())
+    }
+
+    fn trim_pool(&self) {
+        let _call = call_guard(self.gl);
+        self.trim_idle();
+    }
+}
+
+impl WgpuBackend {
+    /// One submission of `rec`'s commands; with `wait`, timed (timestamps, profile) and
+    /// waited for, its readbacks read (`Some`); without, queued only (`None`).
+    fn submit_impl(&self, rec: &Recording, wait: bool) -> Result<Option<Submission>> {
         let _call = call_guard(self.gl);
         self.check_alive()?;
         validate_recording(self, rec)?;
@@ -1050,7 +1102,8 @@ impl Backend for WgpuBackend {
         let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu") });
         // FZWGPU_PROFILE: every dispatch in its own pass with its own timestamps, printed
         // per kernel to stderr after the submission (diagnostics; adds pass overhead)
-        let prof = match (&self.ts, std::env::var_os("FZWGPU_PROFILE")) {
+        let ts = self.ts.as_ref().filter(|_| wait);
+        let prof = match (ts, std::env::var_os("FZWGPU_PROFILE")) {
             (Some(_), Some(_)) if ndisp > 0 && ndisp <= 2048 => {
                 let set = self.device.create_query_set(&wgpu::QuerySetDescriptor {
                     label: Some("fzwgpu.profile"),
@@ -1096,7 +1149,7 @@ impl Backend for WgpuBackend {
                     } else {
                         None
                     };
-                    let tw = tw.or(self.ts.as_ref().map(|ts| wgpu::ComputePassTimestampWrites {
+                    let tw = tw.or(ts.map(|ts| wgpu::ComputePassTimestampWrites {
                         query_set: &ts.set,
                         beginning_of_pass_write_index: (Some(start) == first_dispatch).then_some(0),
                         end_of_pass_write_index: (last_dispatch.is_some_and(|l| l < i && l >= start)).then_some(1),
@@ -1159,6 +1212,14 @@ impl Backend for WgpuBackend {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(Error::Device(format!("recording rejected: {e}")));
         }
+        if !wait {
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            self.queue.submit([enc.finish()]);
+            if let Some(e) = pollster::block_on(scope.pop()) {
+                return Err(Error::Device(format!("submission rejected: {e}")));
+            }
+            return Ok(None);
+        }
         if let Some((set, resolve, read)) = &prof {
             enc.resolve_query_set(set, 0..2 * ndisp as u32, resolve, 0);
             enc.copy_buffer_to_buffer(resolve, 0, read, 0, 16 * ndisp);
@@ -1167,44 +1228,7 @@ impl Backend for WgpuBackend {
         if let (Some((_, _, read)), Some(ts)) = (&prof, &self.ts) {
             secs = self.print_profile(read, ts.period_ns as f64, rec).or(secs);
         }
-        Ok(Submission { readbacks, kernel_seconds: if first_dispatch.is_some() { secs } else { None } })
-    }
-
-    fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let _call = call_guard(self.gl);
-        self.check_alive()?;
-        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
-        if slices.iter().map(|s| s.size).sum::<u64>() >= DOWNLOAD_MIN {
-            let mut outs = slices.iter().map(|s| crate::hostmem::zeroed(s.size as usize)).collect::<Result<Vec<_>>>()?;
-            let mut dsts: Vec<&mut [u8]> = outs.iter_mut().map(|v| v.as_mut_slice()).collect();
-            self.download_staged(slices, &mut dsts, None)?;
-            return Ok(outs);
-        }
-        // small reads (under DOWNLOAD_MIN in all): one copy into the grown staging buffer
-        Ok(self.read_batch(slices, None)?.0)
-    }
-
-    fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
-        let _call = call_guard(self.gl);
-        super::check_read_into(slices, outs)?;
-        self.check_alive()?;
-        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
-        self.download_staged(slices, outs, None)
-    }
-
-    fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
-        let _call = call_guard(self.gl);
-        super::check_read_into(slices, outs)?;
-        self.check_alive()?;
-        let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
-        let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); outs.len()];
-        self.download_staged(slices, outs, Some(&mut pieces))?;
-        Ok(pieces.into_iter().map(crate::hostmem::crc32_concat).collect())
-    }
-
-    fn trim_pool(&self) {
-        let _call = call_guard(self.gl);
-        self.trim_idle();
+        Ok(Some(Submission { readbacks, kernel_seconds: if first_dispatch.is_some() { secs } else { None } }))
     }
 }
 
