@@ -71,7 +71,11 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ),
     ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "wgpu upload staging buffer size, 1M-1G (default 32M; measurements)"),
     ("FZWGPU_UPLOAD_BUFFERS", Accepts::Positive, "wgpu upload staging buffers used in turn, 2-8 (default 2; measurements)"),
-    ("FZWGPU_STREAM", Accepts::Choice(ON_OFF), "streamed SZx compression: each chunk coded while the next uploads (default on)"),
+    (
+        "FZWGPU_STREAM",
+        Accepts::Choice(&["on", "upload", "off"]),
+        "streamed SZx compression: each chunk coded, and read back, while the next uploads (default on; upload: read back at the end)",
+    ),
     ("FZWGPU_STREAM_CHUNK", Accepts::Size, "streamed compression's chunk of the field (default 64M; measurements)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),

@@ -113,15 +113,25 @@ fn streamed_compression_gives_the_unstreamed_archive() {
                     // binding limit beside it
                     let len = f.bytes.len() as u64;
                     for (chunk, max) in [(min_chunk, None), (len / 3 + 100, None), (len / 2, Some(min_chunk * 2))] {
-                        for (bname, be) in bes {
+                        for ((bname, be), read) in bes.into_iter().flat_map(|b| [(b, true), (b, false)]) {
                             let mut p = szx(dt, bs, bound);
                             p.options.stream_chunk_bytes = Some(chunk);
+                            p.options.stream_readback = Some(read);
                             p.options.max_chunk_bytes = max;
+                            let what = format!("{name} {dt} bs={bs} {bound:?} chunk={chunk} max={max:?} readback={read} on {bname}");
+                            // into fresh memory, then into the same memory again (its
+                            // capacity now holds the field: the readback's path)
                             let mut out = Vec::new();
-                            let rep = p.compress_into(be, &f, &mut out).unwrap();
-                            let what = format!("{name} {dt} bs={bs} {bound:?} chunk={chunk} max={max:?} on {bname}");
-                            assert!(rep.notes.iter().any(|(_, n)| n.starts_with("streamed=")), "{what}: not streamed ({:?})", rep.notes);
-                            assert!(out == reference, "{what}: the streamed archive differs from the unstreamed one");
+                            for pass in 0..2 {
+                                let rep = p.compress_into(be, &f, &mut out).unwrap();
+                                let how = if read { "(uploads and readbacks)" } else { "(uploads)" };
+                                assert!(
+                                    rep.notes.iter().any(|(_, n)| n.starts_with("streamed=") && n.ends_with(how)),
+                                    "{what}: not streamed so ({:?})",
+                                    rep.notes
+                                );
+                                assert!(out == reference, "{what} pass {pass}: the streamed archive differs from the unstreamed one");
+                            }
                         }
                     }
                     if name == "smooth" {

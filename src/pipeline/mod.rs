@@ -167,6 +167,43 @@ impl Drop for DeviceField<'_> {
     }
 }
 
+/// A streamed compression's payload, read back while the field uploaded: the archive's
+/// memory with each chunk's payload in place, and each chunk's (CRC-32, bytes).
+struct Prefetched {
+    archive: Vec<u8>,
+    parts: Vec<(u32, u64)>,
+}
+
+/// The streamed readback's thread: for each coded chunk (its payload window and its
+/// total's word), in order, read the total, then that many bytes of payload into
+/// `archive` from `base` on, each chunk after the one before. The reads queue behind
+/// the chunk's kernels on the device, not behind the host's later uploads.
+fn read_streamed(
+    be: &dyn Backend,
+    chunks: std::sync::mpsc::Receiver<(BufSlice, BufSlice)>,
+    mut archive: Vec<u8>,
+    base: u64,
+) -> Result<Prefetched> {
+    let mut parts = Vec::new();
+    let mut at = base as usize;
+    for (payload, total) in chunks {
+        let w = be.read_buffers(&[total])?;
+        let w = w.first().and_then(|w| w.get(..4)).ok_or_else(|| Error::Device("streamed total readback too short".into()))?;
+        let len = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64 * 4;
+        if len > payload.size {
+            return Err(Error::Device(format!("a streamed chunk reported {len} bytes in a {}-byte buffer", payload.size)));
+        }
+        let end = at + len as usize;
+        if archive.len() < end {
+            archive.resize(end, 0);
+        }
+        let crc = be.read_into_crc(&[BufSlice::new(payload.buf, payload.offset, len)], &mut [&mut archive[at..end]])?;
+        parts.push((crc.first().copied().unwrap_or(0), len));
+        at = end;
+    }
+    Ok(Prefetched { archive, parts })
+}
+
 /// Streamed compression's default chunk: 64 MiB of the field (`FZWGPU_STREAM_CHUNK`).
 pub const STREAM_CHUNK: u64 = 64 << 20;
 
@@ -474,8 +511,11 @@ impl Pipeline {
     /// holds at least two chunks, unless `RunOptions::stream_chunk_bytes` is `Some(0)`,
     /// `FZWGPU_STREAM=off`, the run is timed with replays (those need each submission
     /// waited for), or the backend is the cpu one (unless a chunk is asked for: tests).
-    fn stream_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64)>> {
-        let env_on = crate::envcfg::switch("FZWGPU_STREAM")?.unwrap_or(true);
+    fn stream_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64, bool)>> {
+        let mode = crate::envcfg::get("FZWGPU_STREAM")?;
+        let env_on = mode.as_deref() != Some("off");
+        // the payload read back while later chunks upload (`upload`: at the end)
+        let read = opts.stream_readback.unwrap_or(mode.as_deref() != Some("upload"));
         let env_chunk = crate::envcfg::get("FZWGPU_STREAM_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
         let chunk = match opts.stream_chunk_bytes {
             Some(0) => return Ok(None),
@@ -488,7 +528,7 @@ impl Pipeline {
         }
         let node = &self.nodes[0];
         let szx = node.stage.as_any().downcast_ref::<stages::szx::SzxStage>().is_some();
-        Ok((szx && node.inputs.iter().all(|s| matches!(s, Some(Source::External) | None))).then_some((0, chunk)))
+        Ok((szx && node.inputs.iter().all(|s| matches!(s, Some(Source::External) | None))).then_some((0, chunk, read)))
     }
 
     /// Upload `bytes` into `ext` chunk by chunk and record SZx node `i`'s chunks as they
@@ -497,6 +537,10 @@ impl Pipeline {
     /// comes from the host, scanned by threads of its own while the upload runs
     /// (`host_range`, the device range's result to the bit); chunks are coded once it is
     /// known. Returns the node's outputs; the caller's final submission reads them back.
+    ///
+    /// With `memory` (the caller's recycled archive memory), a thread of its own reads
+    /// each coded chunk's payload back into the archive's place while later chunks
+    /// upload (`Prefetched`), so only the meta region is read at the end.
     #[allow(clippy::too_many_arguments)]
     fn compress_streamed(
         &mut self,
@@ -507,7 +551,9 @@ impl Pipeline {
         opts: &RunOptions,
         chunk: u64,
         range_chunk: u64,
-    ) -> Result<Vec<PortData<'static>>> {
+        memory: Option<Vec<u8>>,
+    ) -> Result<(Vec<PortData<'static>>, Option<Prefetched>)> {
+        let nstages = self.order.len();
         let (inbuf, _) = ext.device("field")?;
         let stage = self.nodes[i]
             .stage
@@ -521,7 +567,19 @@ impl Pipeline {
         let f64v = stage.config().dtype == DataType::F64;
         let wants_range = stage.wants_field_range();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get() / 2).clamp(1, 8);
-        std::thread::scope(|sc| -> Result<()> {
+        // the archive's memory: the payload's chunks land at `base` and after, each after
+        // the one before (one stage, one archived output at payload offset 0)
+        let base = fzm::layout(nstages, &[0])?.header_size as u64 + f.g.meta_pad();
+        let memory = match memory {
+            Some(m) if m.capacity() as u64 >= base + bytes.len() as u64 => Some(m),
+            // fresh zero pages (mapped as the readback first touches them)
+            Some(_) => Some(crate::hostmem::zeroed((base + bytes.len() as u64) as usize)?),
+            None => None,
+        };
+        let be = r.backend;
+        let (tx, rx) = std::sync::mpsc::channel::<(BufSlice, BufSlice)>();
+        let prefetched = std::thread::scope(|sc| -> Result<Option<Prefetched>> {
+            let reader = memory.map(|m| sc.spawn(move || read_streamed(be, rx, m, base)));
             let scan = wants_range.then(|| sc.spawn(move || crate::kernels::range::host_range(bytes, f64v, range_chunk, threads)));
             let mut scan = scan.map(Some).unwrap_or(None);
             let mut next = 0u64; // the next chunk to record
@@ -537,21 +595,35 @@ impl Pipeline {
                     stage.prepare_forward(r, &inputs, &sopts)?;
                 }
                 if scan.is_none() {
+                    let from = next;
                     while next <= k {
                         stage.forward_chunk(r, &mut f, next)?;
                         next += 1;
                     }
                     r.submit_nowait()?;
+                    for j in from..next {
+                        // a reader that stopped returns its error at the join below
+                        let _ = tx.send(f.chunk_readback(j));
+                    }
                 }
             }
-            Ok(())
+            drop(tx);
+            match reader {
+                Some(h) => h.join().map_err(|_| Error::Pipeline("the streamed readback panicked".into()))?.map(Some),
+                None => Ok(None),
+            }
         })?;
-        Ok(f.end())
+        Ok((f.end(), prefetched))
     }
 
     /// Compress `field` on `backend` into a self-describing FZM archive.
     pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
-        self.compress_input(backend, Input::Host(field), Vec::new())
+        let mut c = self.compress_input(backend, Input::Host(field), Vec::new())?;
+        // a streamed readback's memory holds the field's size (untouched past the archive)
+        if c.bytes.capacity() > c.bytes.len() + (1 << 20) {
+            c.bytes.shrink_to_fit();
+        }
+        Ok(c)
     }
 
     /// [`Pipeline::compress`] into `out`, whose memory is reused when it can hold the
@@ -573,7 +645,7 @@ impl Pipeline {
 
     /// `recycled`: memory for the archive (see [`Pipeline::compress_into`]; empty: a
     /// fresh allocation).
-    fn compress_input(&mut self, backend: &dyn Backend, input: Input, recycled: Vec<u8>) -> Result<Compressed> {
+    fn compress_input(&mut self, backend: &dyn Backend, input: Input, mut recycled: Vec<u8>) -> Result<Compressed> {
         let t0 = Instant::now();
         struct Meta {
             dtype: DataType,
@@ -632,6 +704,8 @@ impl Pipeline {
         };
         // a streamed node's outputs, recorded (and queued) while the field uploaded
         let mut streamed: Option<(usize, Vec<PortData>)> = None;
+        // its payload parts, read back into the archive while later chunks uploaded
+        let mut prefetched: Option<(usize, Prefetched)> = None;
         let external = match input {
             Input::Host(f) => {
                 let len = f.bytes.len() as u64;
@@ -639,10 +713,14 @@ impl Pipeline {
                 let inbuf = r.alloc(len.next_multiple_of(4))?;
                 let ext = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
                 match self.stream_plan(be, &opts, len)? {
-                    Some((node, chunk)) => {
-                        let outs = self.compress_streamed(&mut r, node, &ext, &f.bytes, &opts, chunk, range_chunk)?;
-                        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes", len.div_ceil(chunk))));
+                    Some((node, chunk, read)) => {
+                        let recycled = if read { std::mem::take(&mut recycled) } else { Vec::new() };
+                        let (outs, pre) =
+                            self.compress_streamed(&mut r, node, &ext, &f.bytes, &opts, chunk, range_chunk, read.then_some(recycled))?;
+                        let how = if read { "uploads and readbacks" } else { "uploads" };
+                        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes ({how})", len.div_ceil(chunk))));
                         streamed = Some((node, outs));
+                        prefetched = pre.map(|p| (node, p));
                     }
                     None => be.write_buffer(inbuf, 0, &f.bytes)?,
                 }
@@ -817,7 +895,13 @@ impl Pipeline {
             let mut regions: Vec<&mut [u8]> = Vec::with_capacity(sizes.len());
             if direct {
                 let lay = fzm::layout(self.order.len(), &sizes)?;
-                let archive = fzm::alloc_reusing(&lay, &sizes, recycled)?;
+                // a streamed run's payload is in place already (alloc_reusing keeps the
+                // outputs' regions)
+                let memory = match &mut prefetched {
+                    Some((_, pre)) => std::mem::take(&mut pre.archive),
+                    None => recycled,
+                };
+                let archive = fzm::alloc_reusing(&lay, &sizes, memory)?;
                 placed = Some((lay, archive));
                 let (lay, archive) = placed.as_mut().expect("just set");
                 let mut rest = &mut archive[lay.header_size..];
@@ -842,7 +926,33 @@ impl Pipeline {
                     rest = b;
                 }
             }
-            if direct {
+            if let (true, Some((node, pre))) = (direct, &prefetched) {
+                // read what the stream did not (the meta region); the prefetched parts'
+                // lengths must be the ones the totals' readback gives
+                let k =
+                    wanted.iter().position(|w| *w == (*node, 0)).ok_or_else(|| Error::Pipeline("streamed output not archived".into()))?;
+                let first: usize = lens[..k].iter().map(Vec::len).sum();
+                let ahead = &lens[k][1..];
+                if lens[k].is_empty() || ahead.len() != pre.parts.len() || ahead.iter().zip(&pre.parts).any(|(&l, p)| l != p.1) {
+                    return Err(Error::Device("the streamed readback's lengths differ from the chunks' totals".into()));
+                }
+                let (mut rs, mut rd, mut at) = (Vec::new(), Vec::new(), Vec::new());
+                for (j, (s, d)) in slices.iter().zip(dsts).enumerate() {
+                    if j <= first || j > first + ahead.len() {
+                        rs.push(*s);
+                        rd.push(d);
+                        at.push(j);
+                    }
+                }
+                let got = be.read_into_crc(&rs, &mut rd)?;
+                part_crcs = vec![0; slices.len()];
+                for (j, c) in at.into_iter().zip(got) {
+                    part_crcs[j] = c;
+                }
+                for (m, p) in pre.parts.iter().enumerate() {
+                    part_crcs[first + 1 + m] = p.0;
+                }
+            } else if direct {
                 part_crcs = be.read_into_crc(&slices, &mut dsts)?;
             } else {
                 be.read_into(&slices, &mut dsts)?;

@@ -219,6 +219,10 @@ pub struct RunOptions {
     /// on the cpu backend; `Some(0)`: never; `Some(c)`: chunks of `c` on any backend
     /// (rounded to whole chunks of blocks). Never changes the archive bytes.
     pub stream_chunk_bytes: Option<u64>,
+    /// Streamed compression: whether a thread reads each coded chunk's payload back into
+    /// the archive while later chunks upload (`Some(false)`: all at the end, as
+    /// unstreamed). `None` (the default): yes, unless `FZWGPU_STREAM=upload`.
+    pub stream_readback: Option<bool>,
 }
 
 /// A compression stage.

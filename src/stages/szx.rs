@@ -80,6 +80,13 @@ impl SzxForward {
         b0 * self.g.bs..b0 * self.g.bs + nk
     }
 
+    /// Chunk `k`'s payload window (its first `4 * total` bytes are the payload) and
+    /// the word of `totals` that holds its total, once recorded.
+    pub(crate) fn chunk_readback(&self, k: u64) -> (BufSlice, BufSlice) {
+        let pay = self.parts.get(1 + k as usize).map_or(BufSlice::new(self.meta, 0, 0), |p| p.slice);
+        (pay, BufSlice::new(self.totals, 4 * k, 4))
+    }
+
     /// The stage's output: the meta region and each recorded chunk's payload.
     pub(crate) fn end(self) -> Vec<PortData<'static>> {
         vec![PortData::Deferred { parts: self.parts }]
