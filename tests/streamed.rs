@@ -196,3 +196,75 @@ fn streaming_applies_where_it_should() {
         assert!(!streamed(&mut p, gpu.as_ref()), "{preset}");
     }
 }
+
+#[test]
+fn streamed_decompression_gives_the_unstreamed_field() {
+    let n = 50_003usize;
+    let gpu = gpu();
+    let cpu = cpu();
+    let bes: [(&str, &dyn Backend); 2] = [("cpu", cpu.as_ref()), ("wgpu", gpu.as_ref())];
+    for (name, v) in fields(n) {
+        for dt in [DataType::F32, DataType::F64] {
+            let f = field(dt, &v);
+            let sz = dt.size() as u64;
+            for bs in [7u32, 128] {
+                for bound in [ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(), ErrorBound::new(ErrorMode::Abs, 1e-2).unwrap()] {
+                    let archive = szx(dt, bs, bound).compress(cpu.as_ref(), &f).unwrap().bytes;
+                    let off = fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(0), ..Default::default() };
+                    let reference = fzwgpu::decompress(cpu.as_ref(), &archive, &off).unwrap().field.bytes;
+                    let min_chunk = 128 * bs as u64 * sz + 256;
+                    let len = f.bytes.len() as u64;
+                    for (chunk, max) in [(min_chunk, None), (len / 3 + 100, None), (len / 2, Some(min_chunk * 2))] {
+                        for (bname, be) in bes {
+                            let what = format!("{name} {dt} bs={bs} {bound:?} chunk={chunk} max={max:?} on {bname}");
+                            let opts =
+                                fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(chunk), max_chunk_bytes: max, ..Default::default() };
+                            let d = fzwgpu::decompress(be, &archive, &opts).unwrap();
+                            assert!(
+                                d.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")),
+                                "{what}: not streamed ({:?})",
+                                d.report.notes
+                            );
+                            assert!(d.field.bytes == reference, "{what}: the streamed field differs");
+                            assert_eq!((d.field.dtype, d.field.dims), (f.dtype, f.dims), "{what}");
+                            // into memory that holds other bytes
+                            let mut into = vec![0xa5u8; f.bytes.len()];
+                            let di = fzwgpu::decompress_into(be, &archive, &opts, &mut into).unwrap();
+                            assert!(di.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")), "{what}: into, not streamed");
+                            assert!(into == reference, "{what}: the streamed field (into) differs");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn streamed_decompression_rejects_corrupt_archives() {
+    // noisy, so the payload passes 1 MiB: smaller ones are checked before any upload
+    let n = 600_000usize;
+    let v: Vec<f32> = (0..n).map(|i| ((i as u32).wrapping_mul(2_654_435_761) >> 8) as f32 * 1e-3).collect();
+    let f = Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap();
+    let archive = Pipeline::from_preset("szx").unwrap().compress(cpu().as_ref(), &f).unwrap().bytes;
+    assert!(archive.len() > 1 << 20, "{} bytes", archive.len());
+    let gpu = gpu();
+    let cpu = cpu();
+    let opts = fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(1 << 20), ..Default::default() };
+    for (bname, be) in [("cpu", cpu.as_ref()), ("wgpu", gpu.as_ref())] {
+        let ok = fzwgpu::decompress(be, &archive, &opts).unwrap();
+        assert!(ok.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")));
+        // one byte of the payload's last chunk, of the meta region, of the tail
+        for at in [archive.len() - 100, archive.len() / 2, archive.len() - 1] {
+            let mut bad = archive.clone();
+            bad[at] ^= 0x10;
+            let mut into = vec![0u8; f.bytes.len()];
+            for r in [fzwgpu::decompress(be, &bad, &opts).map(|_| ()), fzwgpu::decompress_into(be, &bad, &opts, &mut into).map(|_| ())] {
+                assert!(r.is_err(), "{bname}: byte {at} flipped, no error");
+            }
+        }
+        // truncated
+        let mut into = vec![0u8; f.bytes.len()];
+        assert!(fzwgpu::decompress_into(be, &archive[..archive.len() - 8], &opts, &mut into).is_err(), "{bname}: truncated");
+    }
+}

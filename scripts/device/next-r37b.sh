@@ -3,8 +3,10 @@
 # 1. the streamed tests and the chunks tests through CUDA and Vulkan
 # 2. end to end szx on the 1 GiB 2-D field: streamed with the readback overlapped
 #    (FZWGPU_STREAM=on, main's default), streamed uploads only (upload), unstreamed
-#    (off), alternated twice per backend; the bench itself fails if compress_into's or
-#    compress's archive differs from the resident (unstreamed) one
+#    (off), alternated twice per backend; decompression streams under on and upload
+#    (decoded by chunks, each read back while later chunks upload and decode). The
+#    bench itself fails if compress_into's or compress's archive differs from the
+#    resident (unstreamed) one, or decompress_into's field from decompress's
 # 3. the stream chunk: 32M and 128M once per backend
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

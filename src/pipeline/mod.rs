@@ -167,6 +167,115 @@ impl Drop for DeviceField<'_> {
     }
 }
 
+/// Streaming's chunk and whether the compression's readback overlaps the upload, from
+/// `RunOptions` and the environment (see `RunOptions::stream_chunk_bytes`); None: no
+/// streaming (also under timing replays, which need each submission waited for).
+fn stream_chunk(be: &dyn Backend, opts: &RunOptions) -> Result<Option<(u64, bool)>> {
+    let mode = crate::envcfg::get("FZWGPU_STREAM")?;
+    let env_on = mode.as_deref() != Some("off");
+    // the payload read back while later chunks upload (`upload`: at the end)
+    let read = opts.stream_readback.unwrap_or(mode.as_deref() != Some("upload"));
+    let env_chunk = crate::envcfg::get("FZWGPU_STREAM_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
+    let chunk = match opts.stream_chunk_bytes {
+        Some(0) => return Ok(None),
+        Some(c) => c,
+        None if !env_on || be.info().kind == crate::backend::BackendKind::Cpu => return Ok(None),
+        None => env_chunk.unwrap_or(STREAM_CHUNK),
+    };
+    Ok((opts.timing_replays == 0).then_some((chunk, read)))
+}
+
+/// Streamed decompression of an archive of one SZx stage into host memory: the meta
+/// region uploads, then each chunk's payload; each chunk is decoded (queued without a
+/// wait) as soon as its payload is on the device, and a thread of its own reads the
+/// decoded chunk into `dst` while later chunks upload and decode. The payload's
+/// checksum is made of the uploads' pieces and checked at the end: on a mismatch the
+/// call fails after `dst` was written (unlike the unstreamed path, where no stage reads
+/// a buffer before the check). Returns the field's device port, the upload and the
+/// readback's wait after the last chunk (seconds).
+#[allow(clippy::too_many_arguments)]
+fn decode_streamed(
+    r: &mut Recorder,
+    st: &mut stages::szx::SzxStage,
+    arch: &fzm::Archive,
+    pending: Option<&fzm::PendingChecksum>,
+    hash: bool,
+    opts: &RunOptions,
+    chunk: u64,
+    dst: &mut [u8],
+) -> Result<(PortData<'static>, f64, f64)> {
+    let be = r.backend;
+    let data = arch.buffer_data(0);
+    let at = arch.buffers[0].byte_offset;
+    let size = (data.len() as u64).next_multiple_of(4).max(4);
+    let buf = r.alloc(size)?;
+    let inputs =
+        [PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(stages::HostBytes::Archive(data)) }];
+    let sopts = RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() };
+    // checks the buffer against its meta region (read from the archive on the host)
+    let inv = st.inverse_begin(r, &inputs, &sopts)?;
+    let field = inv.output();
+    if field.device("field")?.1 != dst.len() as u64 {
+        return Err(Error::corrupt(format!("the SZx stage decodes {} bytes, the header says {}", field.device("field")?.1, dst.len())));
+    }
+    let tu = Instant::now();
+    let mut pieces: Vec<(u64, u64, u32)> = Vec::new();
+    let mut upload = |range: std::ops::Range<u64>| -> Result<()> {
+        let bytes = &data[range.start as usize..range.end as usize];
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if hash {
+            pieces.push((at + range.start, bytes.len() as u64, be.write_buffer_crc(buf, range.start, bytes)?));
+        } else {
+            be.write_buffer(buf, range.start, bytes)?;
+        }
+        Ok(())
+    };
+    upload(0..inv.g.meta_pad())?;
+    let (tx, rx) = std::sync::mpsc::channel::<(BufSlice, std::ops::Range<usize>)>();
+    let mut t_wait = 0.0;
+    std::thread::scope(|sc| -> Result<()> {
+        // where the uploads do not hash their pieces, a thread hashes the payload beside them
+        let check = pending.filter(|_| !hash).map(|p| sc.spawn(move || p.verify()));
+        let reader = sc.spawn(move || -> Result<()> {
+            let mut rest = dst;
+            let mut pos = 0usize;
+            for (win, range) in rx {
+                // windows come in order, each after the one before
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(range.end - pos);
+                be.read_into(&[win], &mut [&mut head[range.start - pos..]])?;
+                rest = tail;
+                pos = range.end;
+            }
+            Ok(())
+        });
+        for k in 0..inv.g.nchunks {
+            upload(inv.payload(k))?;
+            st.inverse_chunk(r, &inv, k)?;
+            r.submit_nowait()?;
+            let w = inv.out_window(k);
+            let o = (w.offset - field.device("field")?.0.offset) as usize;
+            // a reader that stopped returns its error at the join below
+            let _ = tx.send((w, o..o + w.size as usize));
+        }
+        drop(tx);
+        let tw = Instant::now();
+        let got = reader.join().map_err(|_| Error::Pipeline("the streamed readback panicked".into()))?;
+        t_wait = tw.elapsed().as_secs_f64();
+        got?;
+        match check {
+            Some(h) => h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))?,
+            None => Ok(()),
+        }
+    })?;
+    let t_upload = tu.elapsed().as_secs_f64() - t_wait;
+    if let (true, Some(p)) = (hash, pending) {
+        p.check(payload_crc(arch.payload, pieces))?;
+    }
+    Ok((field, t_upload, t_wait))
+}
+
 /// A streamed compression's payload, read back while the field uploaded: the archive's
 /// memory with each chunk's payload in place, and each chunk's (CRC-32, bytes).
 struct Prefetched {
@@ -512,18 +621,8 @@ impl Pipeline {
     /// `FZWGPU_STREAM=off`, the run is timed with replays (those need each submission
     /// waited for), or the backend is the cpu one (unless a chunk is asked for: tests).
     fn stream_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64, bool)>> {
-        let mode = crate::envcfg::get("FZWGPU_STREAM")?;
-        let env_on = mode.as_deref() != Some("off");
-        // the payload read back while later chunks upload (`upload`: at the end)
-        let read = opts.stream_readback.unwrap_or(mode.as_deref() != Some("upload"));
-        let env_chunk = crate::envcfg::get("FZWGPU_STREAM_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
-        let chunk = match opts.stream_chunk_bytes {
-            Some(0) => return Ok(None),
-            Some(c) => c,
-            None if !env_on || be.info().kind == crate::backend::BackendKind::Cpu => return Ok(None),
-            None => env_chunk.unwrap_or(STREAM_CHUNK),
-        };
-        if opts.timing_replays > 0 || self.nodes.len() != 1 || len < 2 * chunk {
+        let Some((chunk, read)) = stream_chunk(be, opts)? else { return Ok(None) };
+        if self.nodes.len() != 1 || len < 2 * chunk {
             return Ok(None);
         }
         let node = &self.nodes[0];
@@ -1272,6 +1371,45 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
+    // streamed: an archive of one SZx stage decoded into host memory, in chunks
+    let stream = match stream_chunk(be, opts)? {
+        Some((chunk, _))
+            if n == 1
+                && arch.buffers.len() == 1
+                && arch.stages[0].outputs.len() == 1
+                && arch.stages[0].outputs[0] == arch.buffers[0].dag_buffer_id
+                && arch.header.uncompressed_size >= 2 * chunk
+                && !matches!(target, Target::Device)
+                && stages[0].as_any().downcast_ref::<stages::szx::SzxStage>().is_some() =>
+        {
+            Some(chunk)
+        }
+        _ => None,
+    };
+    let mut target = target;
+    // the field's host memory when streamed into a new field
+    let mut streamed_host: Option<Vec<u8>> = None;
+    let mut streamed_field: Option<(PortData, f64)> = None;
+    if let Some(chunk) = stream {
+        let hash = pending.is_some() && be.info().hash_on_upload;
+        let mut own = match target {
+            Target::Into(_) => Vec::new(),
+            _ => crate::hostmem::zeroed(arch.header.uncompressed_size as usize)?,
+        };
+        let dst: &mut [u8] = match &mut target {
+            Target::Into(out) => out,
+            _ => &mut own[..],
+        };
+        let st =
+            stages[0].as_any_mut().downcast_mut::<stages::szx::SzxStage>().ok_or_else(|| Error::Pipeline("streamed: not SZx".into()))?;
+        let (field, tu, tw) = decode_streamed(&mut r, st, &arch, pending.take().as_ref(), hash, opts, chunk, dst)?;
+        if !matches!(target, Target::Into(_)) {
+            streamed_host = Some(own);
+        }
+        t_upload = tu;
+        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes", arch.header.uncompressed_size.div_ceil(chunk))));
+        streamed_field = Some((field, tw));
+    }
     // the archived buffers go to the device while the payload's checksum is computed:
     // from the pieces the upload's threads hash as they copy them into staging where
     // the backend does that well (`BackendInfo::hash_on_upload`), else by another
@@ -1280,50 +1418,54 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     // reads a buffer's contents before the checksum passed (checked below, before any
     // stage runs).
     let hash_on_upload = pending.is_some() && be.info().hash_on_upload;
-    let t_verify = std::thread::scope(|sc| -> Result<f64> {
-        let check = if hash_on_upload { None } else { pending.as_ref().map(|p| sc.spawn(move || p.verify())) };
-        let mut crc_pieces: Vec<(u64, u64, u32)> = Vec::with_capacity(arch.buffers.len());
-        for (k, e) in arch.buffers.iter().enumerate() {
-            let data = arch.buffer_data(k);
-            let size = (data.len() as u64).next_multiple_of(4).max(4);
-            let buf = r.alloc(size)?;
-            let tu = Instant::now();
-            // whole words straight from the archive, the ragged tail padded
-            let whole = data.len() / 4 * 4;
-            if whole > 0 {
-                if hash_on_upload {
-                    crc_pieces.push((e.byte_offset, whole as u64, be.write_buffer_crc(buf, 0, &data[..whole])?));
-                } else {
-                    be.write_buffer(buf, 0, &data[..whole])?;
+    let t_verify = if stream.is_some() {
+        0.0
+    } else {
+        std::thread::scope(|sc| -> Result<f64> {
+            let check = if hash_on_upload { None } else { pending.as_ref().map(|p| sc.spawn(move || p.verify())) };
+            let mut crc_pieces: Vec<(u64, u64, u32)> = Vec::with_capacity(arch.buffers.len());
+            for (k, e) in arch.buffers.iter().enumerate() {
+                let data = arch.buffer_data(k);
+                let size = (data.len() as u64).next_multiple_of(4).max(4);
+                let buf = r.alloc(size)?;
+                let tu = Instant::now();
+                // whole words straight from the archive, the ragged tail padded
+                let whole = data.len() / 4 * 4;
+                if whole > 0 {
+                    if hash_on_upload {
+                        crc_pieces.push((e.byte_offset, whole as u64, be.write_buffer_crc(buf, 0, &data[..whole])?));
+                    } else {
+                        be.write_buffer(buf, 0, &data[..whole])?;
+                    }
                 }
-            }
-            if whole < data.len() || data.is_empty() {
-                let mut tail = [0u8; 4];
-                tail[..data.len() - whole].copy_from_slice(&data[whole..]);
-                be.write_buffer(buf, whole as u64, &tail)?;
-                if hash_on_upload && whole < data.len() {
-                    let rest = &data[whole..];
-                    crc_pieces.push((e.byte_offset + whole as u64, rest.len() as u64, crate::hostmem::crc32(rest)));
+                if whole < data.len() || data.is_empty() {
+                    let mut tail = [0u8; 4];
+                    tail[..data.len() - whole].copy_from_slice(&data[whole..]);
+                    be.write_buffer(buf, whole as u64, &tail)?;
+                    if hash_on_upload && whole < data.len() {
+                        let rest = &data[whole..];
+                        crc_pieces.push((e.byte_offset + whole as u64, rest.len() as u64, crate::hostmem::crc32(rest)));
+                    }
                 }
+                t_upload += tu.elapsed().as_secs_f64();
+                values.insert(
+                    e.dag_buffer_id,
+                    PortData::Device {
+                        slice: BufSlice::new(buf, 0, size),
+                        len: data.len() as u64,
+                        host: Some(stages::HostBytes::Archive(data)),
+                    },
+                );
             }
-            t_upload += tu.elapsed().as_secs_f64();
-            values.insert(
-                e.dag_buffer_id,
-                PortData::Device {
-                    slice: BufSlice::new(buf, 0, size),
-                    len: data.len() as u64,
-                    host: Some(stages::HostBytes::Archive(data)),
-                },
-            );
-        }
-        let tv = Instant::now();
-        if let Some(h) = check {
-            h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
-        } else if let (true, Some(p)) = (hash_on_upload, &pending) {
-            p.check(payload_crc(arch.payload, crc_pieces))?;
-        }
-        Ok(tv.elapsed().as_secs_f64())
-    })?;
+            let tv = Instant::now();
+            if let Some(h) = check {
+                h.join().map_err(|_| Error::Pipeline("the payload checksum thread panicked".into()))??;
+            } else if let (true, Some(p)) = (hash_on_upload, &pending) {
+                p.check(payload_crc(arch.payload, crc_pieces))?;
+            }
+            Ok(tv.elapsed().as_secs_f64())
+        })?
+    };
     // Quantizer -> Lorenzo -> AdaptiveBitpack chains whose inverse runs fused
     let consumers_of = |id: u16| -> Vec<usize> { (0..n).filter(|&s| arch.stages[s].inputs.contains(&id)).collect() };
     let mut chains: Vec<(usize, usize, usize)> = Vec::new();
@@ -1412,9 +1554,14 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         }
     }
     let mut field_data: Option<PortData> = None;
+    let mut t_download = 0.0;
+    if let Some((f, tw)) = streamed_field {
+        field_data = Some(f);
+        t_download = tw;
+    }
     let (trec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
     for &i in order.iter().rev() {
-        if !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
+        if stream.is_some() || !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
             continue;
         }
         let info = &arch.stages[i];
@@ -1465,8 +1612,8 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.submit()?;
     let count = len / dtype.size() as u64;
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
-    let mut t_download = 0.0;
     let (host, device) = match target {
+        _ if stream.is_some() => (streamed_host.map(|b| Field::new(dtype, dims, b)).transpose()?, None),
         Target::Device => {
             r.keep(slice.buf);
             (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))

@@ -93,6 +93,40 @@ impl SzxForward {
     }
 }
 
+/// One inverse run of the SZx stage, chunk by chunk ([`SzxStage::inverse_begin`]).
+pub(crate) struct SzxInverse {
+    pub(crate) g: Geo,
+    res: Resolved,
+    slice: BufSlice,
+    per_chunk: Vec<u64>,
+    starts: Vec<u64>,
+    out: crate::recording::BufId,
+    cost: crate::recording::BufId,
+    offsets: crate::recording::BufId,
+    sz: u64,
+}
+
+impl SzxInverse {
+    /// The bytes of the archived buffer chunk `k` decodes from, past the meta region
+    /// (`0..meta_pad` is the meta region every chunk reads).
+    pub(crate) fn payload(&self, k: u64) -> std::ops::Range<u64> {
+        let a = self.g.meta_pad() + self.starts[k as usize] * 4;
+        a..a + self.per_chunk[k as usize] * 4
+    }
+
+    /// Chunk `k`'s values in the output.
+    pub(crate) fn out_window(&self, k: u64) -> BufSlice {
+        let (b0, _, nk) = self.g.chunk(k);
+        BufSlice::new(self.out, b0 * self.g.bs * self.sz, nk * self.sz)
+    }
+
+    /// The stage's inverse output: the field.
+    pub(crate) fn output(&self) -> PortData<'static> {
+        let len = self.res.n * self.sz;
+        PortData::Device { slice: BufSlice::new(self.out, 0, len), len, host: None }
+    }
+}
+
 /// User-facing settings of the SZx stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SzxConfig {
@@ -252,6 +286,72 @@ impl SzxStage {
             nbk.div_ceil(compact_wg),
         )?;
         f.parts.push(Part { slice: pay_w, len: PartLen::Readback { index: f.totals_idx, word: k as usize, scale: 4 } });
+        Ok(())
+    }
+
+    /// The first step of [`Stage::record_inverse`]: the archived buffer's checks against
+    /// its meta region (read on the host), the chunks' payload words, the output and the
+    /// shared temporaries. Streamed decompression records each chunk with
+    /// [`SzxStage::inverse_chunk`] once its payload is on the device (`payload(k)`).
+    pub(crate) fn inverse_begin(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<SzxInverse> {
+        let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
+        let g = self.geometry(r, res.n, opts)?;
+        let (slice, len, host) =
+            inputs.first().ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?.host_prefix(r, "SZx inverse", g.meta_pad())?;
+        let sz = self.sz();
+        if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() {
+            return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
+        }
+        if host[(2 * g.nb) as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
+            return Err(Error::corrupt("SZx meta padding is not zero"));
+        }
+        let (per_chunk, st) = self.scan_meta(&g, &host[..g.meta_pad() as usize], res.exact)?;
+        let total_words: u64 = per_chunk.iter().sum();
+        if g.meta_pad() + total_words * 4 != len {
+            return Err(Error::corrupt(format!(
+                "SZx payload is {} bytes, the meta region describes {}",
+                len - g.meta_pad(),
+                total_words * 4
+            )));
+        }
+        self.stats = Some(st);
+        let out = r.alloc(res.n * sz)?;
+        let cost = r.temp(4 * g.cb)?;
+        let offsets = r.temp(4 * g.cb)?;
+        // each chunk's payload word offset
+        let mut starts = Vec::with_capacity(per_chunk.len());
+        let mut at = 0u64;
+        for w in &per_chunk {
+            starts.push(at);
+            at += w;
+        }
+        Ok(SzxInverse { g, res, slice, per_chunk, starts, out, cost, offsets, sz })
+    }
+
+    /// Record chunk `k` of `inv`: its blocks' offsets from their meta, then the unpack.
+    pub(crate) fn inverse_chunk(&self, r: &mut Recorder, inv: &SzxInverse, k: u64) -> Result<()> {
+        let (g, res, slice, f64v) = (inv.g, inv.res, inv.slice, self.is_f64());
+        let align = r.backend.info().storage_align.max(8);
+        let (b0, nbk, nk) = g.chunk(k);
+        let words = inv.per_chunk[k as usize];
+        let abs_start = slice.offset + g.meta_pad() + inv.starts[k as usize] * 4;
+        let win_start = abs_start / align * align;
+        let word_base = (abs_start - win_start) / 4;
+        let pay_w = BufSlice::new(slice.buf, win_start, abs_start - win_start + words * 4);
+        let p = self.params_bytes(&res, nk, nbk, k, word_base);
+        let meta_w = BufSlice::new(slice.buf, slice.offset + 2 * b0, (2 * nbk).next_multiple_of(4));
+        let cost_w = BufSlice::new(inv.cost, 0, 4 * nbk);
+        let off_w = BufSlice::new(inv.offsets, 0, 4 * nbk);
+        let out_w = inv.out_window(k);
+        r.dispatch_bytes(
+            Kernel::SzxMetaCost,
+            f64v,
+            &p,
+            &[meta_w, cost_w],
+            nbk.div_ceil(crate::kernels::workgroup_size(Kernel::SzxMetaCost)? as u64),
+        )?;
+        record_exclusive_scan(r, cost_w, off_w, nbk)?;
+        r.dispatch_teams(Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
         Ok(())
     }
 
@@ -538,57 +638,11 @@ impl Stage for SzxStage {
     }
 
     fn record_inverse(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<Vec<PortData<'static>>> {
-        let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;
-        let g = self.geometry(r, res.n, opts)?;
-        let (slice, len, host) =
-            inputs.first().ok_or_else(|| Error::Pipeline("SZx inverse: no input".into()))?.host_prefix(r, "SZx inverse", g.meta_pad())?;
-        let sz = self.sz();
-        if len < g.meta_pad() || (host.len() as u64) < g.meta_pad() {
-            return Err(Error::corrupt(format!("SZx buffer of {len} bytes is shorter than its meta region ({} bytes)", g.meta_pad())));
+        let inv = self.inverse_begin(r, inputs, opts)?;
+        for k in 0..inv.g.nchunks {
+            self.inverse_chunk(r, &inv, k)?;
         }
-        if host[(2 * g.nb) as usize..g.meta_pad() as usize].iter().any(|&b| b != 0) {
-            return Err(Error::corrupt("SZx meta padding is not zero"));
-        }
-        let (per_chunk, st) = self.scan_meta(&g, &host[..g.meta_pad() as usize], res.exact)?;
-        let total_words: u64 = per_chunk.iter().sum();
-        if g.meta_pad() + total_words * 4 != len {
-            return Err(Error::corrupt(format!(
-                "SZx payload is {} bytes, the meta region describes {}",
-                len - g.meta_pad(),
-                total_words * 4
-            )));
-        }
-        self.stats = Some(st);
-        let f64v = self.is_f64();
-        let out = r.alloc(res.n * sz)?;
-        let cost = r.temp(4 * g.cb)?;
-        let offsets = r.temp(4 * g.cb)?;
-        let align = r.backend.info().storage_align.max(8);
-        let mut pstart = 0u64; // payload word offset of the chunk
-        for k in 0..g.nchunks {
-            let (b0, nbk, nk) = g.chunk(k);
-            let words = per_chunk[k as usize];
-            let abs_start = slice.offset + g.meta_pad() + pstart * 4;
-            let win_start = abs_start / align * align;
-            let word_base = (abs_start - win_start) / 4;
-            let pay_w = BufSlice::new(slice.buf, win_start, abs_start - win_start + words * 4);
-            let p = self.params_bytes(&res, nk, nbk, k, word_base);
-            let meta_w = BufSlice::new(slice.buf, slice.offset + 2 * b0, (2 * nbk).next_multiple_of(4));
-            let cost_w = BufSlice::new(cost, 0, 4 * nbk);
-            let off_w = BufSlice::new(offsets, 0, 4 * nbk);
-            let out_w = BufSlice::new(out, b0 * g.bs * sz, nk * sz);
-            r.dispatch_bytes(
-                Kernel::SzxMetaCost,
-                f64v,
-                &p,
-                &[meta_w, cost_w],
-                nbk.div_ceil(crate::kernels::workgroup_size(Kernel::SzxMetaCost)? as u64),
-            )?;
-            record_exclusive_scan(r, cost_w, off_w, nbk)?;
-            r.dispatch_teams(Kernel::SzxUnpack, f64v, &p, &[meta_w, off_w, pay_w, pay_w, out_w], nbk)?;
-            pstart += words;
-        }
-        Ok(vec![PortData::Device { slice: BufSlice::new(out, 0, res.n * sz), len: res.n * sz, host: None }])
+        Ok(vec![inv.output()])
     }
 
     fn config_bytes(&self) -> Vec<u8> {
