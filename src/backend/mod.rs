@@ -184,7 +184,7 @@ pub trait Backend: Send + Sync {
     fn submit(&self, rec: &Recording) -> Result<Submission>;
     /// Queue the commands of `rec` (its readbacks must be empty) without waiting for
     /// them: later submissions, transfers and reads are ordered after them, and an
-    /// error in them surfaces there at the latest. No kernel time is measured. Streamed
+    /// error in them surfaces there at the latest. No kernel time is measured. Overlapped
     /// compression queues each chunk's kernels this way while the next chunk uploads.
     /// This default (cpu) runs them and waits.
     fn submit_nowait(&self, rec: &Recording) -> Result<()> {

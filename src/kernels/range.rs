@@ -63,7 +63,7 @@ fn combine(words: &[u32], nchunks: usize, f64v: bool) -> Option<(f64, f64)> {
 /// chunks of `chunk_elems` values, each chunk's min and max of the finite values'
 /// order keys, combined by the same code), scanned by `threads` threads of its own
 /// (not the rayon pool, which the upload's copies use meanwhile). `bytes` holds whole
-/// values. Streamed compression scans the field with it while the field uploads.
+/// values. Overlapped compression scans the field with it while the field uploads.
 pub fn host_range(bytes: &[u8], f64v: bool, chunk_elems: u64, threads: usize) -> Result<Option<(f64, f64)>> {
     let sz = if f64v { 8 } else { 4 };
     let n = (bytes.len() / sz) as u64;

@@ -168,33 +168,33 @@ impl Drop for DeviceField<'_> {
 }
 
 /// Streaming's chunk and whether the compression's readback overlaps the upload, from
-/// `RunOptions` and the environment (see `RunOptions::stream_chunk_bytes`); None: no
-/// streaming (also under timing replays, which need each submission waited for).
-fn stream_chunk(be: &dyn Backend, opts: &RunOptions) -> Result<Option<(u64, bool)>> {
-    let mode = crate::envcfg::get("FZWGPU_STREAM")?;
+/// `RunOptions` and the environment (see `RunOptions::overlap_chunk_bytes`); None: no
+/// overlap (also under timing replays, which need each submission waited for).
+fn overlap_chunk(be: &dyn Backend, opts: &RunOptions) -> Result<Option<(u64, bool)>> {
+    let mode = crate::envcfg::get("FZWGPU_OVERLAP")?;
     let env_on = mode.as_deref() != Some("off");
     // the payload read back while later chunks upload (`upload`: at the end)
-    let read = opts.stream_readback.unwrap_or(mode.as_deref() != Some("upload"));
-    let env_chunk = crate::envcfg::get("FZWGPU_STREAM_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
-    let chunk = match opts.stream_chunk_bytes {
+    let read = opts.overlap_readback.unwrap_or(mode.as_deref() != Some("upload"));
+    let env_chunk = crate::envcfg::get("FZWGPU_OVERLAP_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
+    let chunk = match opts.overlap_chunk_bytes {
         Some(0) => return Ok(None),
         Some(c) => c,
         None if !env_on || be.info().kind == crate::backend::BackendKind::Cpu => return Ok(None),
-        None => env_chunk.unwrap_or(STREAM_CHUNK),
+        None => env_chunk.unwrap_or(OVERLAP_CHUNK),
     };
     Ok((opts.timing_replays == 0).then_some((chunk, read)))
 }
 
-/// Streamed decompression of an archive of one SZx stage into host memory: the meta
+/// Overlapped decompression of an archive of one SZx stage into host memory: the meta
 /// region uploads, then each chunk's payload; each chunk is decoded (queued without a
 /// wait) as soon as its payload is on the device, and a thread of its own reads the
 /// decoded chunk into `dst` while later chunks upload and decode. The payload's
 /// checksum is made of the uploads' pieces and checked at the end: on a mismatch the
-/// call fails after `dst` was written (unlike the unstreamed path, where no stage reads
+/// call fails after `dst` was written (unlike the plain path, where no stage reads
 /// a buffer before the check). Returns the field's device port, the upload and the
 /// readback's wait after the last chunk (seconds).
 #[allow(clippy::too_many_arguments)]
-fn decode_streamed(
+fn decode_overlapped(
     r: &mut Recorder,
     st: &mut stages::szx::SzxStage,
     arch: &fzm::Archive,
@@ -261,7 +261,7 @@ fn decode_streamed(
         }
         drop(tx);
         let tw = Instant::now();
-        let got = reader.join().map_err(|_| Error::Pipeline("the streamed readback panicked".into()))?;
+        let got = reader.join().map_err(|_| Error::Pipeline("the overlapped readback panicked".into()))?;
         t_wait = tw.elapsed().as_secs_f64();
         got?;
         match check {
@@ -276,18 +276,18 @@ fn decode_streamed(
     Ok((field, t_upload, t_wait))
 }
 
-/// A streamed compression's payload, read back while the field uploaded: the archive's
+/// A overlapped compression's payload, read back while the field uploaded: the archive's
 /// memory with each chunk's payload in place, and each chunk's (CRC-32, bytes).
 struct Prefetched {
     archive: Vec<u8>,
     parts: Vec<(u32, u64)>,
 }
 
-/// The streamed readback's thread: for each coded chunk (its payload window and its
+/// The overlapped readback's thread: for each coded chunk (its payload window and its
 /// total's word), in order, read the total, then that many bytes of payload into
 /// `archive` from `base` on, each chunk after the one before. The reads queue behind
 /// the chunk's kernels on the device, not behind the host's later uploads.
-fn read_streamed(
+fn read_overlapped(
     be: &dyn Backend,
     chunks: std::sync::mpsc::Receiver<(BufSlice, BufSlice)>,
     mut archive: Vec<u8>,
@@ -297,10 +297,10 @@ fn read_streamed(
     let mut at = base as usize;
     for (payload, total) in chunks {
         let w = be.read_buffers(&[total])?;
-        let w = w.first().and_then(|w| w.get(..4)).ok_or_else(|| Error::Device("streamed total readback too short".into()))?;
+        let w = w.first().and_then(|w| w.get(..4)).ok_or_else(|| Error::Device("overlapped total readback too short".into()))?;
         let len = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64 * 4;
         if len > payload.size {
-            return Err(Error::Device(format!("a streamed chunk reported {len} bytes in a {}-byte buffer", payload.size)));
+            return Err(Error::Device(format!("an overlapped chunk reported {len} bytes in a {}-byte buffer", payload.size)));
         }
         let end = at + len as usize;
         if archive.len() < end {
@@ -313,8 +313,8 @@ fn read_streamed(
     Ok(Prefetched { archive, parts })
 }
 
-/// Streamed compression's default chunk: 64 MiB of the field (`FZWGPU_STREAM_CHUNK`).
-pub const STREAM_CHUNK: u64 = 64 << 20;
+/// Overlapped compression's default chunk: 64 MiB of the field (`FZWGPU_OVERLAP_CHUNK`).
+pub const OVERLAP_CHUNK: u64 = 64 << 20;
 
 /// The field a compression reads: host bytes (uploaded by the run) or a resident one.
 enum Input<'a, 'b> {
@@ -615,13 +615,13 @@ impl Pipeline {
         c
     }
 
-    /// Whether to stream this compression, and with which chunk (bytes of the field):
+    /// Whether to overlap this compression with its transfers, and with which chunk (bytes of the field):
     /// `Some((node, chunk))` for a pipeline of one SZx stage taking the field whose field
-    /// holds at least two chunks, unless `RunOptions::stream_chunk_bytes` is `Some(0)`,
-    /// `FZWGPU_STREAM=off`, the run is timed with replays (those need each submission
+    /// holds at least two chunks, unless `RunOptions::overlap_chunk_bytes` is `Some(0)`,
+    /// `FZWGPU_OVERLAP=off`, the run is timed with replays (those need each submission
     /// waited for), or the backend is the cpu one (unless a chunk is asked for: tests).
-    fn stream_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64, bool)>> {
-        let Some((chunk, read)) = stream_chunk(be, opts)? else { return Ok(None) };
+    fn overlap_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64, bool)>> {
+        let Some((chunk, read)) = overlap_chunk(be, opts)? else { return Ok(None) };
         if self.nodes.len() != 1 || len < 2 * chunk {
             return Ok(None);
         }
@@ -632,7 +632,7 @@ impl Pipeline {
 
     /// Upload `bytes` into `ext` chunk by chunk and record SZx node `i`'s chunks as they
     /// arrive, each queued without a wait, so the device codes chunk k while chunk k + 1
-    /// uploads (the archive is the same bytes as unstreamed). NOA/REL: the field's range
+    /// uploads (the archive is the same bytes as plain). NOA/REL: the field's range
     /// comes from the host, scanned by threads of its own while the upload runs
     /// (`host_range`, the device range's result to the bit); chunks are coded once it is
     /// known. Returns the node's outputs; the caller's final submission reads them back.
@@ -641,7 +641,7 @@ impl Pipeline {
     /// each coded chunk's payload back into the archive's place while later chunks
     /// upload (`Prefetched`), so only the meta region is read at the end.
     #[allow(clippy::too_many_arguments)]
-    fn compress_streamed(
+    fn compress_overlapped(
         &mut self,
         r: &mut Recorder,
         i: usize,
@@ -658,7 +658,7 @@ impl Pipeline {
             .stage
             .as_any_mut()
             .downcast_mut::<stages::szx::SzxStage>()
-            .ok_or_else(|| Error::Pipeline("streamed: not an SZx stage".into()))?;
+            .ok_or_else(|| Error::Pipeline("overlapped: not an SZx stage".into()))?;
         let sopts = RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() };
         let inputs = [ext.clone()];
         let mut f = stage.forward_begin(r, &inputs, &sopts)?;
@@ -678,7 +678,7 @@ impl Pipeline {
         let be = r.backend;
         let (tx, rx) = std::sync::mpsc::channel::<(BufSlice, BufSlice)>();
         let prefetched = std::thread::scope(|sc| -> Result<Option<Prefetched>> {
-            let reader = memory.map(|m| sc.spawn(move || read_streamed(be, rx, m, base)));
+            let reader = memory.map(|m| sc.spawn(move || read_overlapped(be, rx, m, base)));
             let scan = wants_range.then(|| sc.spawn(move || crate::kernels::range::host_range(bytes, f64v, range_chunk, threads)));
             let mut scan = scan.map(Some).unwrap_or(None);
             let mut next = 0u64; // the next chunk to record
@@ -708,7 +708,7 @@ impl Pipeline {
             }
             drop(tx);
             match reader {
-                Some(h) => h.join().map_err(|_| Error::Pipeline("the streamed readback panicked".into()))?.map(Some),
+                Some(h) => h.join().map_err(|_| Error::Pipeline("the overlapped readback panicked".into()))?.map(Some),
                 None => Ok(None),
             }
         })?;
@@ -718,7 +718,7 @@ impl Pipeline {
     /// Compress `field` on `backend` into a self-describing FZM archive.
     pub fn compress(&mut self, backend: &dyn Backend, field: &Field) -> Result<Compressed> {
         let mut c = self.compress_input(backend, Input::Host(field), Vec::new())?;
-        // a streamed readback's memory holds the field's size (untouched past the archive)
+        // an overlapped readback's memory holds the field's size (untouched past the archive)
         if c.bytes.capacity() > c.bytes.len() + (1 << 20) {
             c.bytes.shrink_to_fit();
         }
@@ -801,8 +801,8 @@ impl Pipeline {
             }
             (limit / sz / 64 * 64).max(64)
         };
-        // a streamed node's outputs, recorded (and queued) while the field uploaded
-        let mut streamed: Option<(usize, Vec<PortData>)> = None;
+        // an overlapped node's outputs, recorded (and queued) while the field uploaded
+        let mut overlapped: Option<(usize, Vec<PortData>)> = None;
         // its payload parts, read back into the archive while later chunks uploaded
         let mut prefetched: Option<(usize, Prefetched)> = None;
         let external = match input {
@@ -811,14 +811,14 @@ impl Pipeline {
                 let tu = Instant::now();
                 let inbuf = r.alloc(len.next_multiple_of(4))?;
                 let ext = PortData::Device { slice: BufSlice::new(inbuf, 0, len.next_multiple_of(4)), len, host: None };
-                match self.stream_plan(be, &opts, len)? {
+                match self.overlap_plan(be, &opts, len)? {
                     Some((node, chunk, read)) => {
                         let recycled = if read { std::mem::take(&mut recycled) } else { Vec::new() };
                         let (outs, pre) =
-                            self.compress_streamed(&mut r, node, &ext, &f.bytes, &opts, chunk, range_chunk, read.then_some(recycled))?;
+                            self.compress_overlapped(&mut r, node, &ext, &f.bytes, &opts, chunk, range_chunk, read.then_some(recycled))?;
                         let how = if read { "uploads and readbacks" } else { "uploads" };
-                        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes ({how})", len.div_ceil(chunk))));
-                        streamed = Some((node, outs));
+                        notes.push(("pipeline".into(), format!("overlapped={} chunks of {chunk} bytes ({how})", len.div_ceil(chunk))));
+                        overlapped = Some((node, outs));
                         prefetched = pre.map(|p| (node, p));
                     }
                     None => be.write_buffer(inbuf, 0, &f.bytes)?,
@@ -837,7 +837,7 @@ impl Pipeline {
         // recording: wall time from here to the last submission, less the submissions
         // and buffer creation in it
         let (t_rec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
-        if streamed.is_none() && self.nodes.iter().any(|n| n.stage.wants_field_range()) {
+        if overlapped.is_none() && self.nodes.iter().any(|n| n.stage.wants_field_range()) {
             // NOA/REL bounds are relative to the raw field, whatever a stage's input is
             let (slice, len) = external.device("field")?;
             let sz = field.dtype.size() as u64;
@@ -856,7 +856,7 @@ impl Pipeline {
             if fused_nodes.contains(&i) {
                 continue;
             }
-            if let Some((node, outs)) = streamed.take_if(|(node, _)| *node == i) {
+            if let Some((node, outs)) = overlapped.take_if(|(node, _)| *node == i) {
                 values[node] = outs;
                 continue;
             }
@@ -994,7 +994,7 @@ impl Pipeline {
             let mut regions: Vec<&mut [u8]> = Vec::with_capacity(sizes.len());
             if direct {
                 let lay = fzm::layout(self.order.len(), &sizes)?;
-                // a streamed run's payload is in place already (alloc_reusing keeps the
+                // an overlapped run's payload is in place already (alloc_reusing keeps the
                 // outputs' regions)
                 let memory = match &mut prefetched {
                     Some((_, pre)) => std::mem::take(&mut pre.archive),
@@ -1029,11 +1029,11 @@ impl Pipeline {
                 // read what the stream did not (the meta region); the prefetched parts'
                 // lengths must be the ones the totals' readback gives
                 let k =
-                    wanted.iter().position(|w| *w == (*node, 0)).ok_or_else(|| Error::Pipeline("streamed output not archived".into()))?;
+                    wanted.iter().position(|w| *w == (*node, 0)).ok_or_else(|| Error::Pipeline("overlapped output not archived".into()))?;
                 let first: usize = lens[..k].iter().map(Vec::len).sum();
                 let ahead = &lens[k][1..];
                 if lens[k].is_empty() || ahead.len() != pre.parts.len() || ahead.iter().zip(&pre.parts).any(|(&l, p)| l != p.1) {
-                    return Err(Error::Device("the streamed readback's lengths differ from the chunks' totals".into()));
+                    return Err(Error::Device("the overlapped readback's lengths differ from the chunks' totals".into()));
                 }
                 let (mut rs, mut rd, mut at) = (Vec::new(), Vec::new(), Vec::new());
                 for (j, (s, d)) in slices.iter().zip(dsts).enumerate() {
@@ -1371,8 +1371,8 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     r.preheat_ms = opts.timing_preheat_ms;
     let mut t_upload = 0.0;
     let mut values: HashMap<u16, PortData> = HashMap::new();
-    // streamed: an archive of one SZx stage decoded into host memory, in chunks
-    let stream = match stream_chunk(be, opts)? {
+    // overlapped: an archive of one SZx stage decoded into host memory, in chunks
+    let overlap = match overlap_chunk(be, opts)? {
         Some((chunk, _))
             if n == 1
                 && arch.buffers.len() == 1
@@ -1387,10 +1387,10 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
         _ => None,
     };
     let mut target = target;
-    // the field's host memory when streamed into a new field
-    let mut streamed_host: Option<Vec<u8>> = None;
-    let mut streamed_field: Option<(PortData, f64)> = None;
-    if let Some(chunk) = stream {
+    // the field's host memory when overlapped into a new field
+    let mut overlapped_host: Option<Vec<u8>> = None;
+    let mut overlapped_field: Option<(PortData, f64)> = None;
+    if let Some(chunk) = overlap {
         let hash = pending.is_some() && be.info().hash_on_upload;
         let mut own = match target {
             Target::Into(_) => Vec::new(),
@@ -1401,14 +1401,14 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
             _ => &mut own[..],
         };
         let st =
-            stages[0].as_any_mut().downcast_mut::<stages::szx::SzxStage>().ok_or_else(|| Error::Pipeline("streamed: not SZx".into()))?;
-        let (field, tu, tw) = decode_streamed(&mut r, st, &arch, pending.take().as_ref(), hash, opts, chunk, dst)?;
+            stages[0].as_any_mut().downcast_mut::<stages::szx::SzxStage>().ok_or_else(|| Error::Pipeline("overlapped: not SZx".into()))?;
+        let (field, tu, tw) = decode_overlapped(&mut r, st, &arch, pending.take().as_ref(), hash, opts, chunk, dst)?;
         if !matches!(target, Target::Into(_)) {
-            streamed_host = Some(own);
+            overlapped_host = Some(own);
         }
         t_upload = tu;
-        notes.push(("pipeline".into(), format!("streamed={} chunks of {chunk} bytes", arch.header.uncompressed_size.div_ceil(chunk))));
-        streamed_field = Some((field, tw));
+        notes.push(("pipeline".into(), format!("overlapped={} chunks of {chunk} bytes", arch.header.uncompressed_size.div_ceil(chunk))));
+        overlapped_field = Some((field, tw));
     }
     // the archived buffers go to the device while the payload's checksum is computed:
     // from the pieces the upload's threads hash as they copy them into staging where
@@ -1418,7 +1418,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     // reads a buffer's contents before the checksum passed (checked below, before any
     // stage runs).
     let hash_on_upload = pending.is_some() && be.info().hash_on_upload;
-    let t_verify = if stream.is_some() {
+    let t_verify = if overlap.is_some() {
         0.0
     } else {
         std::thread::scope(|sc| -> Result<f64> {
@@ -1555,13 +1555,13 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     }
     let mut field_data: Option<PortData> = None;
     let mut t_download = 0.0;
-    if let Some((f, tw)) = streamed_field {
+    if let Some((f, tw)) = overlapped_field {
         field_data = Some(f);
         t_download = tw;
     }
     let (trec, sub0, alloc0) = (Instant::now(), r.submit_seconds, r.alloc_seconds);
     for &i in order.iter().rev() {
-        if stream.is_some() || !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
+        if overlap.is_some() || !needed[i] || chains.iter().any(|c| c.1 == i || c.2 == i) {
             continue;
         }
         let info = &arch.stages[i];
@@ -1613,7 +1613,7 @@ fn decompress_to<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunOptions, 
     let count = len / dtype.size() as u64;
     let dims = pst.field_dims().filter(|d| d.len() == count).map_or_else(|| Dims::d1(count), Ok)?;
     let (host, device) = match target {
-        _ if stream.is_some() => (streamed_host.map(|b| Field::new(dtype, dims, b)).transpose()?, None),
+        _ if overlap.is_some() => (overlapped_host.map(|b| Field::new(dtype, dims, b)).transpose()?, None),
         Target::Device => {
             r.keep(slice.buf);
             (None, Some(DeviceField { backend, buf: slice.buf, offset: slice.offset, len, dtype, dims }))

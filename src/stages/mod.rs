@@ -212,17 +212,17 @@ pub struct RunOptions {
     /// `recording::PREHEAT_MAX_SUBMISSIONS` submissions (a small field on a fast GPU;
     /// `RunReport::preheat_submissions` counts them). 0 (the default): no pre-heat.
     pub timing_preheat_ms: u32,
-    /// Streamed compression (`Pipeline::compress_into` of a host field by a pipeline of
+    /// Overlapped compression (`Pipeline::compress_into` of a host field by a pipeline of
     /// one SZx stage): the field uploads in chunks of this many bytes, each coded while
-    /// the next uploads. `None` (the default): chunks of `pipeline::STREAM_CHUNK`
-    /// (`FZWGPU_STREAM_CHUNK`) on a device backend with `FZWGPU_STREAM` not off, none
+    /// the next uploads. `None` (the default): chunks of `pipeline::OVERLAP_CHUNK`
+    /// (`FZWGPU_OVERLAP_CHUNK`) on a device backend with `FZWGPU_OVERLAP` not off, none
     /// on the cpu backend; `Some(0)`: never; `Some(c)`: chunks of `c` on any backend
     /// (rounded to whole chunks of blocks). Never changes the archive bytes.
-    pub stream_chunk_bytes: Option<u64>,
-    /// Streamed compression: whether a thread reads each coded chunk's payload back into
+    pub overlap_chunk_bytes: Option<u64>,
+    /// Overlapped compression: whether a thread reads each coded chunk's payload back into
     /// the archive while later chunks upload (`Some(false)`: all at the end, as
-    /// unstreamed). `None` (the default): yes, unless `FZWGPU_STREAM=upload`.
-    pub stream_readback: Option<bool>,
+    /// plain). `None` (the default): yes, unless `FZWGPU_OVERLAP=upload`.
+    pub overlap_readback: Option<bool>,
 }
 
 /// A compression stage.

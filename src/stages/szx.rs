@@ -211,7 +211,7 @@ impl SzxStage {
     }
 
     /// The first step of [`Stage::record_forward`]: the chunks' geometry and the buffers
-    /// every chunk shares (the meta region, the totals, the temporaries). Streamed
+    /// every chunk shares (the meta region, the totals, the temporaries). Overlapped
     /// compression (`Pipeline::compress_into`) then records each chunk with
     /// [`SzxStage::forward_chunk`] as soon as its values are on the device; the archive
     /// is the same bytes whatever the chunking (each chunk's payload follows the
@@ -291,7 +291,7 @@ impl SzxStage {
 
     /// The first step of [`Stage::record_inverse`]: the archived buffer's checks against
     /// its meta region (read on the host), the chunks' payload words, the output and the
-    /// shared temporaries. Streamed decompression records each chunk with
+    /// shared temporaries. Overlapped decompression records each chunk with
     /// [`SzxStage::inverse_chunk`] once its payload is on the device (`payload(k)`).
     pub(crate) fn inverse_begin(&mut self, r: &mut Recorder, inputs: &[PortData], opts: &RunOptions) -> Result<SzxInverse> {
         let res = self.resolved.ok_or_else(|| Error::corrupt("SZx: no stored configuration"))?;

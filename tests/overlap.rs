@@ -1,6 +1,6 @@
-//! Streamed compression: a host field uploads in chunks, each coded while the next
+//! Overlapped compression: a host field uploads in chunks, each coded while the next
 //! uploads, with the NOA/REL range scanned on the host meanwhile. The archive must be
-//! the unstreamed one to the byte, and the host's range the device's to the bit.
+//! the plain one to the byte, and the host's range the device's to the bit.
 
 mod common;
 use common::*;
@@ -89,7 +89,7 @@ fn szx(dt: DataType, bs: u32, bound: ErrorBound) -> Pipeline {
 }
 
 #[test]
-fn streamed_compression_gives_the_unstreamed_archive() {
+fn overlapped_compression_gives_the_plain_archive() {
     let n = 50_003usize;
     let gpu = gpu();
     let cpu = cpu();
@@ -106,7 +106,7 @@ fn streamed_compression_gives_the_unstreamed_archive() {
             for bs in [7u32, 128] {
                 for bound in bounds {
                     let mut p = szx(dt, bs, bound);
-                    p.options.stream_chunk_bytes = Some(0);
+                    p.options.overlap_chunk_bytes = Some(0);
                     let reference = p.compress(cpu.as_ref(), &f).unwrap().bytes;
                     let min_chunk = 128 * bs as u64 * sz + 256;
                     // several chunks, a ragged last one; with and without a smaller
@@ -115,8 +115,8 @@ fn streamed_compression_gives_the_unstreamed_archive() {
                     for (chunk, max) in [(min_chunk, None), (len / 3 + 100, None), (len / 2, Some(min_chunk * 2))] {
                         for ((bname, be), read) in bes.into_iter().flat_map(|b| [(b, true), (b, false)]) {
                             let mut p = szx(dt, bs, bound);
-                            p.options.stream_chunk_bytes = Some(chunk);
-                            p.options.stream_readback = Some(read);
+                            p.options.overlap_chunk_bytes = Some(chunk);
+                            p.options.overlap_readback = Some(read);
                             p.options.max_chunk_bytes = max;
                             let what = format!("{name} {dt} bs={bs} {bound:?} chunk={chunk} max={max:?} readback={read} on {bname}");
                             // into fresh memory, then into the same memory again (its
@@ -126,11 +126,11 @@ fn streamed_compression_gives_the_unstreamed_archive() {
                                 let rep = p.compress_into(be, &f, &mut out).unwrap();
                                 let how = if read { "(uploads and readbacks)" } else { "(uploads)" };
                                 assert!(
-                                    rep.notes.iter().any(|(_, n)| n.starts_with("streamed=") && n.ends_with(how)),
-                                    "{what}: not streamed so ({:?})",
+                                    rep.notes.iter().any(|(_, n)| n.starts_with("overlapped=") && n.ends_with(how)),
+                                    "{what}: not overlapped so ({:?})",
                                     rep.notes
                                 );
-                                assert!(out == reference, "{what} pass {pass}: the streamed archive differs from the unstreamed one");
+                                assert!(out == reference, "{what} pass {pass}: the overlapped archive differs from the plain one");
                             }
                         }
                     }
@@ -167,38 +167,38 @@ fn streaming_applies_where_it_should() {
     let v: Vec<f32> = (0..n).map(|i| (i as f32 * 0.01).cos()).collect();
     let f = Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap();
     let gpu = gpu();
-    let streamed = |p: &mut Pipeline, be: &dyn Backend| {
+    let overlapped = |p: &mut Pipeline, be: &dyn Backend| {
         let mut out = Vec::new();
         let rep = p.compress_into(be, &f, &mut out).unwrap();
-        rep.notes.iter().any(|(_, n)| n.starts_with("streamed="))
+        rep.notes.iter().any(|(_, n)| n.starts_with("overlapped="))
     };
     let chunk = 128 * 128 * 4 + 256;
     // the szx preset streams a field of two chunks or more on a device backend
     let mut p = Pipeline::from_preset("szx").unwrap();
-    p.options.stream_chunk_bytes = Some(chunk);
-    assert!(streamed(&mut p, gpu.as_ref()));
+    p.options.overlap_chunk_bytes = Some(chunk);
+    assert!(overlapped(&mut p, gpu.as_ref()));
     // not a field below two chunks, not with Some(0), not with timing replays
-    p.options.stream_chunk_bytes = Some(f.bytes.len() as u64);
-    assert!(!streamed(&mut p, gpu.as_ref()));
-    p.options.stream_chunk_bytes = Some(0);
-    assert!(!streamed(&mut p, gpu.as_ref()));
-    p.options.stream_chunk_bytes = Some(chunk);
+    p.options.overlap_chunk_bytes = Some(f.bytes.len() as u64);
+    assert!(!overlapped(&mut p, gpu.as_ref()));
+    p.options.overlap_chunk_bytes = Some(0);
+    assert!(!overlapped(&mut p, gpu.as_ref()));
+    p.options.overlap_chunk_bytes = Some(chunk);
     p.options.timing_replays = 1;
-    assert!(!streamed(&mut p, gpu.as_ref()));
+    assert!(!overlapped(&mut p, gpu.as_ref()));
     // by default: not on the cpu backend, nor below two 64 MiB chunks
     let mut p = Pipeline::from_preset("szx").unwrap();
-    assert!(!streamed(&mut p, cpu().as_ref()));
-    assert!(!streamed(&mut p, gpu.as_ref()));
+    assert!(!overlapped(&mut p, cpu().as_ref()));
+    assert!(!overlapped(&mut p, gpu.as_ref()));
     // not a pipeline of other stages
     for preset in ["szp_composed", "szp_centered"] {
         let mut p = Pipeline::from_preset(preset).unwrap();
-        p.options.stream_chunk_bytes = Some(chunk);
-        assert!(!streamed(&mut p, gpu.as_ref()), "{preset}");
+        p.options.overlap_chunk_bytes = Some(chunk);
+        assert!(!overlapped(&mut p, gpu.as_ref()), "{preset}");
     }
 }
 
 #[test]
-fn streamed_decompression_gives_the_unstreamed_field() {
+fn overlapped_decompression_gives_the_plain_field() {
     let n = 50_003usize;
     let gpu = gpu();
     let cpu = cpu();
@@ -210,7 +210,7 @@ fn streamed_decompression_gives_the_unstreamed_field() {
             for bs in [7u32, 128] {
                 for bound in [ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap(), ErrorBound::new(ErrorMode::Abs, 1e-2).unwrap()] {
                     let archive = szx(dt, bs, bound).compress(cpu.as_ref(), &f).unwrap().bytes;
-                    let off = fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(0), ..Default::default() };
+                    let off = fzwgpu::stages::RunOptions { overlap_chunk_bytes: Some(0), ..Default::default() };
                     let reference = fzwgpu::decompress(cpu.as_ref(), &archive, &off).unwrap().field.bytes;
                     let min_chunk = 128 * bs as u64 * sz + 256;
                     let len = f.bytes.len() as u64;
@@ -218,20 +218,20 @@ fn streamed_decompression_gives_the_unstreamed_field() {
                         for (bname, be) in bes {
                             let what = format!("{name} {dt} bs={bs} {bound:?} chunk={chunk} max={max:?} on {bname}");
                             let opts =
-                                fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(chunk), max_chunk_bytes: max, ..Default::default() };
+                                fzwgpu::stages::RunOptions { overlap_chunk_bytes: Some(chunk), max_chunk_bytes: max, ..Default::default() };
                             let d = fzwgpu::decompress(be, &archive, &opts).unwrap();
                             assert!(
-                                d.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")),
-                                "{what}: not streamed ({:?})",
+                                d.report.notes.iter().any(|(_, n)| n.starts_with("overlapped=")),
+                                "{what}: not overlapped ({:?})",
                                 d.report.notes
                             );
-                            assert!(d.field.bytes == reference, "{what}: the streamed field differs");
+                            assert!(d.field.bytes == reference, "{what}: the overlapped field differs");
                             assert_eq!((d.field.dtype, d.field.dims), (f.dtype, f.dims), "{what}");
                             // into memory that holds other bytes
                             let mut into = vec![0xa5u8; f.bytes.len()];
                             let di = fzwgpu::decompress_into(be, &archive, &opts, &mut into).unwrap();
-                            assert!(di.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")), "{what}: into, not streamed");
-                            assert!(into == reference, "{what}: the streamed field (into) differs");
+                            assert!(di.report.notes.iter().any(|(_, n)| n.starts_with("overlapped=")), "{what}: into, not overlapped");
+                            assert!(into == reference, "{what}: the overlapped field (into) differs");
                         }
                     }
                 }
@@ -241,7 +241,7 @@ fn streamed_decompression_gives_the_unstreamed_field() {
 }
 
 #[test]
-fn streamed_decompression_rejects_corrupt_archives() {
+fn overlapped_decompression_rejects_corrupt_archives() {
     // noisy, so the payload passes 1 MiB: smaller ones are checked before any upload
     let n = 600_000usize;
     let v: Vec<f32> = (0..n).map(|i| ((i as u32).wrapping_mul(2_654_435_761) >> 8) as f32 * 1e-3).collect();
@@ -250,10 +250,10 @@ fn streamed_decompression_rejects_corrupt_archives() {
     assert!(archive.len() > 1 << 20, "{} bytes", archive.len());
     let gpu = gpu();
     let cpu = cpu();
-    let opts = fzwgpu::stages::RunOptions { stream_chunk_bytes: Some(1 << 20), ..Default::default() };
+    let opts = fzwgpu::stages::RunOptions { overlap_chunk_bytes: Some(1 << 20), ..Default::default() };
     for (bname, be) in [("cpu", cpu.as_ref()), ("wgpu", gpu.as_ref())] {
         let ok = fzwgpu::decompress(be, &archive, &opts).unwrap();
-        assert!(ok.report.notes.iter().any(|(_, n)| n.starts_with("streamed=")));
+        assert!(ok.report.notes.iter().any(|(_, n)| n.starts_with("overlapped=")));
         // one byte of the payload's last chunk, of the meta region, of the tail
         for at in [archive.len() - 100, archive.len() / 2, archive.len() - 1] {
             let mut bad = archive.clone();
