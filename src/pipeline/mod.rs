@@ -1236,6 +1236,9 @@ pub fn decompress_device<'b>(backend: &'b dyn Backend, bytes: &[u8], opts: &RunO
 /// that decompress many archives into the same arrays: the readback lands in memory
 /// whose pages are already mapped, where a fresh `Vec` pays a page fault per 4 KiB
 /// (docs/performance-history.md, round 11). Returns the field's type and dims with the report.
+/// On an error `out` holds unspecified bytes: an overlapped decompression (one SZx
+/// stage, `RunOptions::overlap_chunk_bytes`) writes it before the payload's checksum
+/// is known.
 pub fn decompress_into(backend: &dyn Backend, bytes: &[u8], opts: &RunOptions, out: &mut [u8]) -> Result<DecompressedInto> {
     let d = decompress_to(backend, bytes, opts, Target::Into(out))?;
     Ok(DecompressedInto { dtype: d.dtype, dims: d.dims, report: d.report })
