@@ -1,7 +1,7 @@
 //! Device-side min/max of the finite values of a float field (the NOA/REL range),
 //! recorded as `szx_range_partial` + `szx_range_final` per chunk and read back once.
 
-use crate::backend::cpu::szx::{key32, unkey32, unkey64, RANGE_PER_GROUP};
+use crate::backend::cpu::szx::{unkey32, unkey64, RANGE_PER_GROUP};
 use crate::error::Result;
 use crate::kernels::params::RangeParams;
 use crate::kernels::Kernel;
@@ -133,58 +133,112 @@ pub fn host_range(bytes: &[u8], f64v: bool, chunk_elems: u64, threads: usize) ->
 }
 
 /// Min and max order keys (`key32`) of the finite float32 values in `v` (`u32::MAX`, 0
-/// when none is finite). Branch-free lanes, so the loop vectorizes.
+/// when none is finite): the words in branch-free lanes, so the loop vectorizes; with
+/// AVX2 where the CPU has it (baseline x86-64 has no unsigned 32-bit vector min: 3.4
+/// GB/s per thread on this project's CI machine, byte by byte 2.0).
 fn key_range32(v: &[u8]) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above)
+        return unsafe { key_range32_avx2(v) };
+    }
+    key_range32_lanes(v)
+}
+
+/// [`key_range32_lanes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn key_range32_avx2(v: &[u8]) -> (u32, u32) {
+    key_range32_lanes(v)
+}
+
+#[inline(always)]
+fn key_range32_lanes(v: &[u8]) -> (u32, u32) {
+    let key = |x: u32| x ^ (((x as i32 >> 31) as u32) | 0x8000_0000);
+    let finite = |x: u32| (x & 0x7f80_0000) != 0x7f80_0000;
+    let words = |ws: &mut dyn Iterator<Item = u32>, (mut a, mut b): (u32, u32)| {
+        for x in ws {
+            if finite(x) {
+                a = a.min(key(x));
+                b = b.max(key(x));
+            }
+        }
+        (a, b)
+    };
+    let bytes = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    // SAFETY: every bit pattern is a valid u32; align_to reinterprets the aligned middle
+    let (head, mid, tail) = unsafe { v.align_to::<u32>() };
+    if !head.is_empty() {
+        // not on a word boundary: byte by byte
+        return words(&mut v.chunks_exact(4).map(bytes), (u32::MAX, 0));
+    }
     const L: usize = 16;
     let (mut mn, mut mx) = ([u32::MAX; L], [0u32; L]);
-    let mut it = v.chunks_exact(4 * L);
+    let mut it = mid.chunks_exact(L);
     for c in &mut it {
         for l in 0..L {
-            let x = u32::from_le_bytes([c[4 * l], c[4 * l + 1], c[4 * l + 2], c[4 * l + 3]]);
-            let finite = (x & 0x7f80_0000) != 0x7f80_0000;
-            // key32: flip every bit of a negative value, else the sign bit
-            let k = x ^ (((x as i32 >> 31) as u32) | 0x8000_0000);
-            mn[l] = mn[l].min(if finite { k } else { u32::MAX });
-            mx[l] = mx[l].max(if finite { k } else { 0 });
+            let x = u32::from_le(c[l]);
+            let k = key(x);
+            mn[l] = mn[l].min(if finite(x) { k } else { u32::MAX });
+            mx[l] = mx[l].max(if finite(x) { k } else { 0 });
         }
     }
-    let (mut a, mut b) = (mn.iter().copied().min().unwrap_or(u32::MAX), mx.iter().copied().max().unwrap_or(0));
-    for c in it.remainder().chunks_exact(4) {
-        let x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        if (x & 0x7f80_0000) != 0x7f80_0000 {
-            let k = key32(x);
-            a = a.min(k);
-            b = b.max(k);
-        }
-    }
-    (a, b)
+    let lanes = (mn.iter().copied().min().unwrap_or(u32::MAX), mx.iter().copied().max().unwrap_or(0));
+    let rest = words(&mut it.remainder().iter().map(|&x| u32::from_le(x)), lanes);
+    words(&mut tail.chunks_exact(4).map(bytes), rest)
 }
 
 /// [`key_range32`] for float64: keys as `(hi << 32) | lo` of `key64`.
 fn key_range64(v: &[u8]) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above)
+        return unsafe { key_range64_avx2(v) };
+    }
+    key_range64_lanes(v)
+}
+
+/// [`key_range64_lanes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn key_range64_avx2(v: &[u8]) -> (u64, u64) {
+    key_range64_lanes(v)
+}
+
+#[inline(always)]
+fn key_range64_lanes(v: &[u8]) -> (u64, u64) {
+    const EXP: u64 = 0x7ff0_0000_0000_0000;
+    let key = |x: u64| x ^ (((x as i64 >> 63) as u64) | (1u64 << 63));
+    let finite = |x: u64| (x & EXP) != EXP;
+    let words = |ws: &mut dyn Iterator<Item = u64>, (mut a, mut b): (u64, u64)| {
+        for x in ws {
+            if finite(x) {
+                a = a.min(key(x));
+                b = b.max(key(x));
+            }
+        }
+        (a, b)
+    };
+    let bytes = |c: &[u8]| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+    // SAFETY: every bit pattern is a valid u64; align_to reinterprets the aligned middle
+    let (head, mid, tail) = unsafe { v.align_to::<u64>() };
+    if !head.is_empty() {
+        return words(&mut v.chunks_exact(8).map(bytes), (u64::MAX, 0));
+    }
     const L: usize = 8;
     let (mut mn, mut mx) = ([u64::MAX; L], [0u64; L]);
-    let mut it = v.chunks_exact(8 * L);
-    let key = |x: u64| x ^ (((x as i64 >> 63) as u64) | (1u64 << 63));
-    const EXP: u64 = 0x7ff0_0000_0000_0000;
+    let mut it = mid.chunks_exact(L);
     for c in &mut it {
         for l in 0..L {
-            let x = u64::from_le_bytes(c[8 * l..8 * l + 8].try_into().expect("8 bytes"));
-            let finite = (x & EXP) != EXP;
+            let x = u64::from_le(c[l]);
             let k = key(x);
-            mn[l] = mn[l].min(if finite { k } else { u64::MAX });
-            mx[l] = mx[l].max(if finite { k } else { 0 });
+            mn[l] = mn[l].min(if finite(x) { k } else { u64::MAX });
+            mx[l] = mx[l].max(if finite(x) { k } else { 0 });
         }
     }
-    let (mut a, mut b) = (mn.iter().copied().min().unwrap_or(u64::MAX), mx.iter().copied().max().unwrap_or(0));
-    for c in it.remainder().chunks_exact(8) {
-        let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        if (x & EXP) != EXP {
-            a = a.min(key(x));
-            b = b.max(key(x));
-        }
-    }
-    (a, b)
+    let lanes = (mn.iter().copied().min().unwrap_or(u64::MAX), mx.iter().copied().max().unwrap_or(0));
+    let rest = words(&mut it.remainder().iter().map(|&x| u64::from_le(x)), lanes);
+    words(&mut tail.chunks_exact(8).map(bytes), rest)
 }
 
 /// The absolute bound of `bound` given the finite range (None: no finite values, which

@@ -232,6 +232,7 @@ fn decode_overlapped(
         }
         Ok(())
     };
+    let trace = Trace::new();
     upload(0..inv.g.meta_pad())?;
     let (tx, rx) = std::sync::mpsc::channel::<(BufSlice, std::ops::Range<usize>)>();
     let mut t_wait = 0.0;
@@ -241,19 +242,24 @@ fn decode_overlapped(
         let reader = sc.spawn(move || -> Result<()> {
             let mut rest = dst;
             let mut pos = 0usize;
-            for (win, range) in rx {
+            for (k, (win, range)) in rx.into_iter().enumerate() {
                 // windows come in order, each after the one before
                 let (head, tail) = std::mem::take(&mut rest).split_at_mut(range.end - pos);
+                trace.ev("read", k as u64);
                 be.read_into(&[win], &mut [&mut head[range.start - pos..]])?;
+                trace.ev("read-done", k as u64);
                 rest = tail;
                 pos = range.end;
             }
             Ok(())
         });
         for k in 0..inv.g.nchunks {
+            trace.ev("upload", k);
             upload(inv.payload(k))?;
+            trace.ev("uploaded", k);
             st.inverse_chunk(r, &inv, k)?;
             r.submit_nowait()?;
+            trace.ev("submitted", k);
             let w = inv.out_window(k);
             let o = (w.offset - field.device("field")?.0.offset) as usize;
             // a reader that stopped returns its error at the join below
@@ -276,7 +282,7 @@ fn decode_overlapped(
     Ok((field, t_upload, t_wait))
 }
 
-/// A overlapped compression's payload, read back while the field uploaded: the archive's
+/// An overlapped compression's payload, read back while the field uploaded: the archive's
 /// memory with each chunk's payload in place, and each chunk's (CRC-32, bytes).
 struct Prefetched {
     archive: Vec<u8>,
@@ -292,11 +298,15 @@ fn read_overlapped(
     chunks: std::sync::mpsc::Receiver<(BufSlice, BufSlice)>,
     mut archive: Vec<u8>,
     base: u64,
+    trace: Trace,
 ) -> Result<Prefetched> {
     let mut parts = Vec::new();
     let mut at = base as usize;
     for (payload, total) in chunks {
+        let k = parts.len() as u64;
+        trace.ev("read-total", k);
         let w = be.read_buffers(&[total])?;
+        trace.ev("read-payload", k);
         let w = w.first().and_then(|w| w.get(..4)).ok_or_else(|| Error::Device("overlapped total readback too short".into()))?;
         let len = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64 * 4;
         if len > payload.size {
@@ -308,9 +318,29 @@ fn read_overlapped(
         }
         let crc = be.read_into_crc(&[BufSlice::new(payload.buf, payload.offset, len)], &mut [&mut archive[at..end]])?;
         parts.push((crc.first().copied().unwrap_or(0), len));
+        trace.ev("read-done", k);
         at = end;
     }
     Ok(Prefetched { archive, parts })
+}
+
+/// `FZWGPU_OVERLAP_TRACE` (diagnostic): an overlapped run's timeline on stderr, one
+/// line per event (milliseconds since the run's start, event, chunk).
+#[derive(Clone, Copy)]
+struct Trace {
+    t0: Instant,
+    on: bool,
+}
+
+impl Trace {
+    fn new() -> Self {
+        Trace { t0: Instant::now(), on: crate::envcfg::get("FZWGPU_OVERLAP_TRACE").ok().flatten().is_some() }
+    }
+    fn ev(&self, what: &str, k: u64) {
+        if self.on {
+            eprintln!("overlap-trace {:9.3} {what} {k}", self.t0.elapsed().as_secs_f64() * 1e3);
+        }
+    }
 }
 
 /// Overlapped compression's default chunk: 64 MiB of the field (`FZWGPU_OVERLAP_CHUNK`).
@@ -676,20 +706,24 @@ impl Pipeline {
             None => None,
         };
         let be = r.backend;
+        let trace = Trace::new();
         let (tx, rx) = std::sync::mpsc::channel::<(BufSlice, BufSlice)>();
         let prefetched = std::thread::scope(|sc| -> Result<Option<Prefetched>> {
-            let reader = memory.map(|m| sc.spawn(move || read_overlapped(be, rx, m, base)));
+            let reader = memory.map(|m| sc.spawn(move || read_overlapped(be, rx, m, base, trace)));
             let scan = wants_range.then(|| sc.spawn(move || crate::kernels::range::host_range(bytes, f64v, range_chunk, threads)));
             let mut scan = scan.map(Some).unwrap_or(None);
             let mut next = 0u64; // the next chunk to record
             let nchunks = f.g.nchunks;
             for k in 0..nchunks {
                 let v = f.values(k);
+                trace.ev("upload", k);
                 r.backend.write_buffer(inbuf.buf, inbuf.offset + v.start * sz, &bytes[(v.start * sz) as usize..(v.end * sz) as usize])?;
+                trace.ev("uploaded", k);
                 let last = k + 1 == nchunks;
                 // the range: taken once the scan is done (waited for after the last chunk)
                 if let Some(h) = scan.take_if(|h| last || h.is_finished()) {
                     let range = h.join().map_err(|_| Error::Pipeline("the host's range scan panicked".into()))??;
+                    trace.ev("range", k);
                     stage.set_field_range(range);
                     stage.prepare_forward(r, &inputs, &sopts)?;
                 }
@@ -700,6 +734,7 @@ impl Pipeline {
                         next += 1;
                     }
                     r.submit_nowait()?;
+                    trace.ev("submitted", k);
                     for j in from..next {
                         // a reader that stopped returns its error at the join below
                         let _ = tx.send(f.chunk_readback(j));
@@ -1026,13 +1061,13 @@ impl Pipeline {
                 }
             }
             if let (true, Some((node, pre))) = (direct, &prefetched) {
-                // read what the stream did not (the meta region); the prefetched parts'
+                // read what the overlap did not (the meta region); the prefetched parts'
                 // lengths must be the ones the totals' readback gives
                 let k =
                     wanted.iter().position(|w| *w == (*node, 0)).ok_or_else(|| Error::Pipeline("overlapped output not archived".into()))?;
                 let first: usize = lens[..k].iter().map(Vec::len).sum();
-                let ahead = &lens[k][1..];
-                if lens[k].is_empty() || ahead.len() != pre.parts.len() || ahead.iter().zip(&pre.parts).any(|(&l, p)| l != p.1) {
+                let ahead = lens[k].get(1..).unwrap_or_default();
+                if ahead.len() != pre.parts.len() || ahead.iter().zip(&pre.parts).any(|(&l, p)| l != p.1) {
                     return Err(Error::Device("the overlapped readback's lengths differ from the chunks' totals".into()));
                 }
                 let (mut rs, mut rd, mut at) = (Vec::new(), Vec::new(), Vec::new());

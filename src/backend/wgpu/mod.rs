@@ -140,6 +140,8 @@ pub struct WgpuBackend {
     memory_limit: Option<u64>,
     /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
     poll_timeout_ns: AtomicU64,
+    /// `FZWGPU_MAP_WAIT=spin`: readbacks wait for their maps by non-blocking polls.
+    spin_maps: bool,
     /// A GL adapter: every call into wgpu holds GL_SERIAL.
     gl: bool,
 }
@@ -391,6 +393,7 @@ impl WgpuBackend {
             fail_host_staging: opts.fail_host_staging,
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
+            spin_maps: crate::envcfg::get("FZWGPU_MAP_WAIT")?.as_deref() == Some("spin"),
             gl,
         })
     }
@@ -512,6 +515,36 @@ impl WgpuBackend {
             .poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: Some(limit) })
             .map_err(|e| Error::Device(format!("waiting for the device ({limit:?} limit): {e}")))?;
         self.check_alive()
+    }
+
+    /// Wait for submission `idx` and the map callback it carries (`rx`). By default a
+    /// blocking poll (`wait`); with `FZWGPU_MAP_WAIT=spin` (diagnostic), non-blocking
+    /// polls until the callback arrives, so this thread holds none of the device's
+    /// locks while it waits (a blocking poll in one thread can hold up submissions from
+    /// another: wgpu issue 9470).
+    fn wait_map(
+        &self,
+        idx: wgpu::SubmissionIndex,
+        rx: &std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>,
+        what: &str,
+    ) -> Result<std::result::Result<(), wgpu::BufferAsyncError>> {
+        if self.spin_maps {
+            let limit = Duration::from_nanos(self.poll_timeout_ns.load(Ordering::SeqCst));
+            let t0 = std::time::Instant::now();
+            loop {
+                if let Ok(r) = rx.try_recv() {
+                    return Ok(r);
+                }
+                if t0.elapsed() > limit {
+                    return Err(Error::Device(format!("waiting for the device ({limit:?} limit): {what} map")));
+                }
+                self.device.poll(wgpu::PollType::Poll).map_err(|e| Error::Device(format!("polling the device: {e}")))?;
+                self.check_alive()?;
+                std::thread::sleep(Duration::from_micros(20));
+            }
+        }
+        self.wait(idx)?;
+        rx.recv_timeout(Duration::from_secs(5)).map_err(|_| Error::Device(format!("{what} map callback never arrived")))
     }
 
     /// A buffer with at least `size` bytes for `usage`, grown (never shrunk) in `slot`.
@@ -733,10 +766,7 @@ impl WgpuBackend {
             (usize, usize, std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>, wgpu::SubmissionIndex, u64);
         let finish = |p: Pending, outs: &mut [&mut [u8]], crcs: &mut Option<&mut [Vec<(u32, u64)>]>| -> Result<()> {
             let (c, bi, rx, idx, used) = p;
-            self.wait(idx)?;
-            rx.recv_timeout(Duration::from_secs(5))
-                .map_err(|_| Error::Device("download staging map callback never arrived".into()))?
-                .map_err(|e| Error::Device(format!("map_async (read): {e}")))?;
+            self.wait_map(idx, &rx, "download staging")?.map_err(|e| Error::Device(format!("map_async (read): {e}")))?;
             {
                 let view = down[bi].slice(..used).get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
                 for &(k, off, len, at) in &chunks[c] {
@@ -878,11 +908,7 @@ impl WgpuBackend {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        let mapped = self.wait(idx).and_then(|_| {
-            rx.recv_timeout(Duration::from_secs(5))
-                .map_err(|_| Error::Device("buffer map callback never arrived".into()))?
-                .map_err(|e| Error::Device(format!("map_async: {e}")))
-        });
+        let mapped = self.wait_map(idx, &rx, "buffer").and_then(|r| r.map_err(|e| Error::Device(format!("map_async: {e}"))));
         if let Err(e) = mapped {
             // the staging buffer may still have a map pending: never reuse it
             if let Ok(mut g) = self.staging.lock() {
