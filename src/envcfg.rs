@@ -74,7 +74,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     (
         "FZWGPU_OVERLAP",
         Accepts::Choice(&["on", "upload", "off"]),
-        "overlapped SZx compression: each chunk coded, and read back, while the next uploads (default on; upload: read back at the end)",
+        "overlapped transfers for one-SZx-stage pipelines (default off: slower on an H100; upload: compression reads back at the end)",
     ),
     ("FZWGPU_OVERLAP_CHUNK", Accepts::Size, "overlapped compression's chunk of the field (default 64M; measurements)"),
     ("FZWGPU_OVERLAP_TRACE", Accepts::Any, "print overlapped runs' per-chunk timeline to stderr (diagnostic)"),

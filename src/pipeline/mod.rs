@@ -167,12 +167,14 @@ impl Drop for DeviceField<'_> {
     }
 }
 
-/// Streaming's chunk and whether the compression's readback overlaps the upload, from
+/// The overlap's chunk and whether the compression's readback overlaps the upload, from
 /// `RunOptions` and the environment (see `RunOptions::overlap_chunk_bytes`); None: no
 /// overlap (also under timing replays, which need each submission waited for).
 fn overlap_chunk(be: &dyn Backend, opts: &RunOptions) -> Result<Option<(u64, bool)>> {
     let mode = crate::envcfg::get("FZWGPU_OVERLAP")?;
-    let env_on = mode.as_deref() != Some("off");
+    // off unless asked for: on an H100 (round 37) both directions ran 1.5-2x slower
+    // than the plain path through Vulkan and 2-3x through CUDA (PERFORMANCE.md, Tried)
+    let env_on = matches!(mode.as_deref(), Some("on" | "upload"));
     // the payload read back while later chunks upload (`upload`: at the end)
     let read = opts.overlap_readback.unwrap_or(mode.as_deref() != Some("upload"));
     let env_chunk = crate::envcfg::get("FZWGPU_OVERLAP_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?;
@@ -645,11 +647,11 @@ impl Pipeline {
         c
     }
 
-    /// Whether to overlap this compression with its transfers, and with which chunk (bytes of the field):
-    /// `Some((node, chunk))` for a pipeline of one SZx stage taking the field whose field
-    /// holds at least two chunks, unless `RunOptions::overlap_chunk_bytes` is `Some(0)`,
-    /// `FZWGPU_OVERLAP=off`, the run is timed with replays (those need each submission
-    /// waited for), or the backend is the cpu one (unless a chunk is asked for: tests).
+    /// Whether to overlap this compression with its transfers, and with which chunk
+    /// (bytes of the field): `Some((node, chunk, readback))` for a pipeline of one SZx
+    /// stage taking the field, a field of at least two chunks, and an overlap asked for
+    /// (`RunOptions::overlap_chunk_bytes`, or `FZWGPU_OVERLAP=on|upload` on a GPU
+    /// backend), never under timing replays (those need each submission waited for).
     fn overlap_plan(&self, be: &dyn Backend, opts: &RunOptions, len: u64) -> Result<Option<(usize, u64, bool)>> {
         let Some((chunk, read)) = overlap_chunk(be, opts)? else { return Ok(None) };
         if self.nodes.len() != 1 || len < 2 * chunk {

@@ -212,16 +212,20 @@ pub struct RunOptions {
     /// `recording::PREHEAT_MAX_SUBMISSIONS` submissions (a small field on a fast GPU;
     /// `RunReport::preheat_submissions` counts them). 0 (the default): no pre-heat.
     pub timing_preheat_ms: u32,
-    /// Overlapped compression (`Pipeline::compress_into` of a host field by a pipeline of
-    /// one SZx stage): the field uploads in chunks of this many bytes, each coded while
-    /// the next uploads. `None` (the default): chunks of `pipeline::OVERLAP_CHUNK`
-    /// (`FZWGPU_OVERLAP_CHUNK`) on a device backend with `FZWGPU_OVERLAP` not off, none
-    /// on the cpu backend; `Some(0)`: never; `Some(c)`: chunks of `c` on any backend
-    /// (rounded to whole chunks of blocks). Never changes the archive bytes.
+    /// Overlapped transfers of a pipeline of one SZx stage (ARCHITECTURE.md): compressing
+    /// a host field, it uploads in chunks of this many bytes, each coded while the next
+    /// uploads; decompressing into host memory, the archive uploads and decodes by
+    /// chunks while a thread reads the decoded ones back. `None` (the default): only
+    /// with `FZWGPU_OVERLAP=on|upload` on a device backend, in chunks of
+    /// `pipeline::OVERLAP_CHUNK` (`FZWGPU_OVERLAP_CHUNK`); off otherwise, since it
+    /// measured slower than the plain path on an H100 (round 37, PERFORMANCE.md).
+    /// `Some(0)`: never; `Some(c)`: chunks of `c` on any backend (rounded to whole
+    /// chunks of blocks; fields of fewer than two chunks are not overlapped). Never
+    /// changes the archive or the field's bytes.
     pub overlap_chunk_bytes: Option<u64>,
-    /// Overlapped compression: whether a thread reads each coded chunk's payload back into
-    /// the archive while later chunks upload (`Some(false)`: all at the end, as
-    /// plain). `None` (the default): yes, unless `FZWGPU_OVERLAP=upload`.
+    /// Overlapped compression: whether a thread reads each coded chunk's payload back
+    /// into the archive while later chunks upload (`Some(false)`: all at the end, as
+    /// on the plain path). `None` (the default): yes, unless `FZWGPU_OVERLAP=upload`.
     pub overlap_readback: Option<bool>,
 }
 
