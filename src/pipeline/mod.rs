@@ -293,8 +293,9 @@ struct Prefetched {
 
 /// The overlapped readback's thread: for each coded chunk (its payload window and its
 /// total's word), in order, read the total, then that many bytes of payload into
-/// `archive` from `base` on, each chunk after the one before. The reads queue behind
-/// the chunk's kernels on the device, not behind the host's later uploads.
+/// `archive` from `base` on, each chunk after the one before. On the device a read
+/// runs after everything queued before it, later chunks' uploads included: through one
+/// queue that is what kept this slower than the plain path (PERFORMANCE.md, Tried).
 fn read_overlapped(
     be: &dyn Backend,
     chunks: std::sync::mpsc::Receiver<(BufSlice, BufSlice)>,
