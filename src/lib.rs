@@ -21,6 +21,8 @@ pub mod pipeline;
 pub mod report;
 pub mod stages;
 pub mod stream;
+#[cfg(test)]
+mod testutil;
 
 pub use backend::{Backend, BackendChoice};
 pub use pipeline::{

@@ -256,13 +256,7 @@ mod tests {
     /// and the byte-wise path of an unaligned start) against a plain fold of the keys.
     #[test]
     fn key_range_paths_match_a_plain_fold() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = crate::testutil::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut bytes: Vec<u8> = (0..8 * 1003 + 8).map(|_| rnd() as u8).collect();
         // a few special values among the random bits
         for (i, w) in [0x7f80_0000u32, 0xff80_0000, 0x8000_0000, 0, 0x7fc0_0001, 1].iter().enumerate() {

@@ -376,13 +376,7 @@ mod tests {
     /// 32 is reported at its block.
     #[test]
     fn scan_meta_matches_a_plain_sum() {
-        let mut seed = 0x9e3779b97f4a7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::testutil::xorshift(0x9e3779b97f4a7c15);
         for (n, bs, cb) in
             [(1u64, 32u64, 64u64), (1000, 32, 8), (200_000, 32, 1024), (3_000_001, 32, 65_536), (5000, 7, 16), (131_072 * 3 + 5, 128, 1024)]
         {

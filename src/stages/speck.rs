@@ -474,16 +474,9 @@ impl Stage for SpeckStage {
 mod tests {
     use super::*;
 
-    fn rng(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
-
     #[test]
     fn round_trips_exactly() {
-        let mut s = 0x9e3779b97f4a7c15u64;
+        let mut rng = crate::testutil::xorshift(0x9e3779b97f4a7c15);
         for dims in [
             Dims { x: 1, y: 1, z: 1 },
             Dims { x: 7, y: 1, z: 1 },
@@ -496,7 +489,7 @@ mod tests {
                 for scale in [0u64, 1, 3, 1000, u32::MAX as u64] {
                     let codes: Vec<u32> = (0..n)
                         .map(|_| {
-                            let v = if scale == 0 { 0 } else { (rng(&mut s) % (2 * scale + 1)) as i64 - scale as i64 };
+                            let v = if scale == 0 { 0 } else { (rng() % (2 * scale + 1)) as i64 - scale as i64 };
                             let q = v.clamp(i32::MIN as i64 + 1, i32::MAX as i64) as i32;
                             encode_code(q, zigzag)
                         })

@@ -387,18 +387,12 @@ mod tests {
     /// and a bad width is reported at its block.
     #[test]
     fn scan_meta_matches_a_plain_sum() {
-        let mut seed = 0x2545f4914f6cdd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::testutil::xorshift(0x2545f4914f6cdd1d);
         for dtype in [DataType::F32, DataType::F64] {
             for (n, bs, cb) in [(1u64, 32u64, 64u64), (1000, 32, 8), (300_001, 128, 512), (5000, 7, 16), (2_000_000, 32, 1 << 20)] {
                 let nb = n.div_ceil(bs);
                 let g = Geo { n, bs, nb, cb, nchunks: nb.div_ceil(cb), meta_bytes: 1 };
-                let meta: Vec<u8> = (0..nb).map(|_| if next() % 9 == 0 { RAW_WIDTH as u8 } else { (next() % 33) as u8 }).collect();
+                let meta: Vec<u8> = (0..nb).map(|_| if next().is_multiple_of(9) { RAW_WIDTH as u8 } else { (next() % 33) as u8 }).collect();
                 let st = SzpStage::new(dtype, bs as u32, ErrorBound { mode: ErrorMode::Abs, value: 1e-3 }).unwrap();
                 let (per, raw) = st.scan_meta(&g, &meta).unwrap();
                 let mut want = vec![0u64; g.nchunks as usize];
