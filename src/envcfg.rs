@@ -78,7 +78,6 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ),
     ("FZWGPU_OVERLAP_CHUNK", Accepts::Size, "overlapped compression's chunk of the field (default 64M; measurements)"),
     ("FZWGPU_OVERLAP_TRACE", Accepts::Any, "print overlapped runs' per-chunk timeline to stderr (diagnostic)"),
-    ("FZWGPU_MAP_WAIT", Accepts::Choice(&["block", "spin"]), "wgpu readbacks wait by a blocking poll or by polling (diagnostic)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Round 37, call c (after b: overlapped runs measured 2-3x slower than plain on an
 # H100). Kit: main with the per-chunk trace (FZWGPU_OVERLAP_TRACE), the AVX2 host
-# range scan and FZWGPU_MAP_WAIT=spin (wgpu readbacks wait by non-blocking polls).
+# range scan and FZWGPU_MAP_WAIT=spin (wgpu readbacks wait by non-blocking polls; a
+# diagnostic of that kit only, removed from main after it measured no change).
 # 1. one traced bench per backend (and wgpu with spin): the timeline of each chunk's
 #    upload, submission and readback, in $OUT/r37c-trace-*.txt
 # 2. end to end szx, 1 GiB 2-D field: wgpu on / on+spin / off, cuda on / off, twice

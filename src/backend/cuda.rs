@@ -512,6 +512,16 @@ impl CudaBackend {
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
+    /// Compile (or take from the cache) every kernel `rec` dispatches.
+    fn compile(&self, rec: &Recording) -> Result<()> {
+        for cmd in &rec.commands {
+            if let Command::Dispatch { kernel, f64, .. } = cmd {
+                self.kernel(*kernel, *f64)?;
+            }
+        }
+        Ok(())
+    }
+
     fn sync(&self) -> Result<()> {
         unsafe { cu::stream::synchronize(self.stream) }
             .map_err(|e| dev_err("stream synchronize (a kernel failed or the device was lost)", e))
@@ -619,11 +629,7 @@ impl Backend for CudaBackend {
         let st = self.run()?;
         self.bind()?;
         // compile everything first, so compile time is not kernel time
-        for cmd in &rec.commands {
-            if let Command::Dispatch { kernel, f64, .. } = cmd {
-                self.kernel(*kernel, *f64)?;
-            }
-        }
+        self.compile(rec)?;
         // FZWGPU_PROFILE: an event before and after every dispatch, printed per kernel to
         // stderr after the submission (diagnostics, as through wgpu)
         let ndisp = rec.commands.iter().filter(|c| matches!(c, Command::Dispatch { .. })).count();
@@ -693,11 +699,7 @@ impl Backend for CudaBackend {
         validate_recording(self, rec)?;
         let _st = self.run()?;
         self.bind()?;
-        for cmd in &rec.commands {
-            if let Command::Dispatch { kernel, f64, .. } = cmd {
-                self.kernel(*kernel, *f64)?;
-            }
-        }
+        self.compile(rec)?;
         // queued on the stream; the next transfer or submission waits for them
         for cmd in &rec.commands {
             self.record(cmd)?;

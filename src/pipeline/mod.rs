@@ -187,6 +187,12 @@ fn overlap_chunk(be: &dyn Backend, opts: &RunOptions) -> Result<Option<(u64, boo
     Ok((opts.timing_replays == 0).then_some((chunk, read)))
 }
 
+/// `opts` with chunks of at most `chunk` bytes: the overlap's chunks are the SZx
+/// stage's own (which never change the archive).
+fn chunked(opts: &RunOptions, chunk: u64) -> RunOptions {
+    RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() }
+}
+
 /// Overlapped decompression of an archive of one SZx stage into host memory: the meta
 /// region uploads, then each chunk's payload; each chunk is decoded (queued without a
 /// wait) as soon as its payload is on the device, and a thread of its own reads the
@@ -213,7 +219,7 @@ fn decode_overlapped(
     let buf = r.alloc(size)?;
     let inputs =
         [PortData::Device { slice: BufSlice::new(buf, 0, size), len: data.len() as u64, host: Some(stages::HostBytes::Archive(data)) }];
-    let sopts = RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() };
+    let sopts = chunked(opts, chunk);
     // checks the buffer against its meta region (read from the archive on the host)
     let inv = st.inverse_begin(r, &inputs, &sopts)?;
     let field = inv.output();
@@ -692,7 +698,7 @@ impl Pipeline {
             .as_any_mut()
             .downcast_mut::<stages::szx::SzxStage>()
             .ok_or_else(|| Error::Pipeline("overlapped: not an SZx stage".into()))?;
-        let sopts = RunOptions { max_chunk_bytes: Some(opts.max_chunk_bytes.map_or(chunk, |m| m.min(chunk))), ..opts.clone() };
+        let sopts = chunked(opts, chunk);
         let inputs = [ext.clone()];
         let mut f = stage.forward_begin(r, &inputs, &sopts)?;
         let sz = stage.config().dtype.size() as u64;

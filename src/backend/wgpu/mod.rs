@@ -147,8 +147,6 @@ pub struct WgpuBackend {
     memory_limit: Option<u64>,
     /// Wait limit in nanoseconds (POLL_TIMEOUT unless changed by `set_poll_timeout`).
     poll_timeout_ns: AtomicU64,
-    /// `FZWGPU_MAP_WAIT=spin`: readbacks wait for their maps by non-blocking polls.
-    spin_maps: bool,
     /// A GL adapter: every call into wgpu holds GL_SERIAL.
     gl: bool,
 }
@@ -401,7 +399,6 @@ impl WgpuBackend {
             fail_host_staging: opts.fail_host_staging,
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
-            spin_maps: crate::envcfg::get("FZWGPU_MAP_WAIT")?.as_deref() == Some("spin"),
             gl,
         })
     }
@@ -525,32 +522,13 @@ impl WgpuBackend {
         self.check_alive()
     }
 
-    /// Wait for submission `idx` and the map callback it carries (`rx`). By default a
-    /// blocking poll (`wait`); with `FZWGPU_MAP_WAIT=spin` (diagnostic), non-blocking
-    /// polls until the callback arrives, so this thread holds none of the device's
-    /// locks while it waits (a blocking poll in one thread can hold up submissions from
-    /// another: wgpu issue 9470).
+    /// Wait for submission `idx`, then for the map callback it carries (`rx`).
     fn wait_map(
         &self,
         idx: wgpu::SubmissionIndex,
         rx: &std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>,
         what: &str,
     ) -> Result<std::result::Result<(), wgpu::BufferAsyncError>> {
-        if self.spin_maps {
-            let limit = Duration::from_nanos(self.poll_timeout_ns.load(Ordering::SeqCst));
-            let t0 = std::time::Instant::now();
-            loop {
-                if let Ok(r) = rx.try_recv() {
-                    return Ok(r);
-                }
-                if t0.elapsed() > limit {
-                    return Err(Error::Device(format!("waiting for the device ({limit:?} limit): {what} map")));
-                }
-                self.device.poll(wgpu::PollType::Poll).map_err(|e| Error::Device(format!("polling the device: {e}")))?;
-                self.check_alive()?;
-                std::thread::sleep(Duration::from_micros(20));
-            }
-        }
         self.wait(idx)?;
         rx.recv_timeout(Duration::from_secs(5)).map_err(|_| Error::Device(format!("{what} map callback never arrived")))
     }
