@@ -177,8 +177,9 @@ impl Word for u64 {
 /// Min and max order keys of the finite values in `v` (whole values of `W`'s width;
 /// `W::MAX`, 0 when none is finite): the words in branch-free lanes, so the loop
 /// vectorizes; with AVX2 where the CPU has it (baseline x86-64 has no unsigned 32-bit
-/// vector min). On this project's 2-core CI machine, float32, one thread: 21-24 GB/s;
-/// 2.0 byte by byte (round 37's first form).
+/// vector min). On this project's 2-core CI machine, float32, one thread: 21-26 GB/s
+/// (`cargo run --release --example host_range_speed`); 2.0 byte by byte (round 37's
+/// first form, measured the same way).
 fn key_range<W: Word>(v: &[u8]) -> (W, W) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
