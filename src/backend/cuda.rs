@@ -5,8 +5,11 @@
 //! dynamic loading): a binary built with the feature starts where CUDA is absent and
 //! reports [`Error::NoAdapter`] when asked for this backend.
 //!
-//! One stream per backend; a submission records its commands on it between two
-//! events (the kernel time), synchronizes, then reads back. Buffers are pooled like
+//! Two streams per backend: submissions and uploads on one; a submission records its
+//! commands on it between two events (the kernel time), synchronizes, then reads
+//! back. Reads of buffers ([`Backend::read_into`] and its kin) run on the second,
+//! ordered after the work queued on the first before the call, so they proceed
+//! beside later uploads and kernels (the overlapped paths). Buffers are pooled like
 //! the wgpu backend's (size classes of 1/8 of a power of two, idle buffers kept up to
 //! the peak working set, at least 4 GiB).
 
@@ -58,9 +61,20 @@ pub struct CudaBackend {
     kernels: Mutex<HashMap<(Kernel, Variant), Arc<Loaded>>>,
     fail_allocs_after: Option<u64>,
     allocs: std::sync::atomic::AtomicU64,
-    /// Serializes submissions and transfers on the one stream; holds the pinned
-    /// staging pair the transfers go through.
+    /// Serializes submissions and uploads on the main stream; holds the pinned
+    /// staging pair they go through.
     run: Mutex<Staging>,
+    /// Serializes reads on the read stream; holds their own staging pair.
+    reads: Mutex<ReadSide>,
+}
+
+/// The reads' stream, staging pair and ordering event: a read makes its stream wait
+/// (on the device, through `after`) for the work queued on the main stream before
+/// it, then copies while later uploads and kernels run on the main stream.
+struct ReadSide {
+    stream: sys::CUstream,
+    after: sys::CUevent,
+    staging: Staging,
 }
 
 /// Bytes of each pinned staging buffer.
@@ -78,6 +92,35 @@ unsafe impl Send for CudaBackend {}
 unsafe impl Sync for CudaBackend {}
 unsafe impl Send for Loaded {}
 unsafe impl Send for Staging {}
+unsafe impl Send for ReadSide {}
+
+impl Staging {
+    /// A pinned staging pair (none if page-locked memory is refused: pageable copies).
+    fn pinned() -> Self {
+        let mut staging = Staging { bufs: Vec::new() };
+        for _ in 0..2 {
+            let Ok(p) = (unsafe { cu::malloc_host(STAGE_BYTES, 0) }) else { break };
+            let Ok(e) = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) else {
+                unsafe {
+                    let _ = cu::free_host(p);
+                }
+                break;
+            };
+            staging.bufs.push((p as *mut u8, e));
+        }
+        staging
+    }
+
+    /// Free the pair (the streams that used it synchronized).
+    fn free(&self) {
+        for (p, e) in &self.bufs {
+            unsafe {
+                let _ = cu::free_host(*p as *mut c_void);
+                let _ = cu::event::destroy(*e);
+            }
+        }
+    }
+}
 unsafe impl Sync for Loaded {}
 
 fn dev_err(what: &str, e: impl std::fmt::Debug) -> Error {
@@ -290,18 +333,11 @@ impl CudaBackend {
             Some(c) => c,
             None => CudaOptions::from_env(),
         };
-        // pinned staging pair (none if page-locked memory is refused: pageable copies)
-        let mut staging = Staging { bufs: Vec::new() };
-        for _ in 0..2 {
-            let Ok(p) = (unsafe { cu::malloc_host(STAGE_BYTES, 0) }) else { break };
-            let Ok(e) = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) else {
-                unsafe {
-                    let _ = cu::free_host(p);
-                }
-                break;
-            };
-            staging.bufs.push((p as *mut u8, e));
-        }
+        let reads = ReadSide {
+            stream: cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev_err("read stream", e))?,
+            after: cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev_err("event", e))?,
+            staging: Staging::pinned(),
+        };
         let coalesce = crate::kernels::coalesce_from_env(true);
         let info = BackendInfo {
             kind: BackendKind::Cuda,
@@ -333,7 +369,8 @@ impl CudaBackend {
             code,
             slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             kernels: Mutex::new(HashMap::new()),
-            run: Mutex::new(staging),
+            run: Mutex::new(Staging::pinned()),
+            reads: Mutex::new(reads),
             fail_allocs_after: opts.fail_allocs_after,
             allocs: std::sync::atomic::AtomicU64::new(0),
         })
@@ -375,10 +412,24 @@ impl CudaBackend {
         self.slab.lock().map_err(|_| Error::Device("buffer table poisoned".into()))
     }
 
-    /// The run lock: one submission or transfer on the stream at a time; it holds the
-    /// staging pair.
+    /// The run lock: one submission or upload on the main stream at a time; it holds
+    /// the staging pair.
     fn run(&self) -> Result<std::sync::MutexGuard<'_, Staging>> {
         self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))
+    }
+
+    /// The read lock, with the read stream ordered after the work queued on the main
+    /// stream so far (a record and a wait: neither blocks the host, nor takes the run
+    /// lock, so a read does not wait for an upload in progress on another thread).
+    fn read_side(&self) -> Result<std::sync::MutexGuard<'_, ReadSide>> {
+        let rs = self.reads.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
+        self.bind()?;
+        unsafe {
+            cu::event::record(rs.after, self.stream)
+                .and_then(|_| cu::stream::wait_event(rs.stream, rs.after, sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT))
+        }
+        .map_err(|e| dev_err("order a read after the main stream", e))?;
+        Ok(rs)
     }
 
     fn ptr(&self, s: &BufSlice) -> Result<sys::CUdeviceptr> {
@@ -470,14 +521,13 @@ impl CudaBackend {
         self.sync()
     }
 
-    /// Copy device memory into host bytes through the staging pair (after the work
-    /// queued on the stream).
-    /// Copy device memory at `src` into `out` through the staging pair; returns the
+    /// Copy device memory at `src` into `out` through the staging pair `st`, on
+    /// `stream` (after the work queued on it), then wait for that stream; returns the
     /// CRC-32 of the bytes when `crc` (each piece hashed by the thread that copies it).
-    fn download(&self, st: &Staging, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
+    fn download(&self, st: &Staging, stream: sys::CUstream, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
         if st.bufs.len() < 2 || out.len() < (1 << 20) {
-            unsafe { cu::memcpy_dtoh_async(out, src, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            self.sync()?;
+            unsafe { cu::memcpy_dtoh_async(out, src, stream) }.map_err(|e| dev_err("readback", e))?;
+            sync(stream)?;
             return Ok(crc.then(|| crate::hostmem::crc32(out)));
         }
         let mut pieces: Vec<(u32, u64)> = Vec::new();
@@ -487,8 +537,8 @@ impl CudaBackend {
             let (buf, ev) = st.bufs[k % 2];
             let len = STAGE_BYTES.min(total - k * STAGE_BYTES);
             let dst = unsafe { std::slice::from_raw_parts_mut(buf, len) };
-            unsafe { cu::memcpy_dtoh_async(dst, src + (k * STAGE_BYTES) as u64, self.stream) }.map_err(|e| dev_err("readback", e))?;
-            unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("readback", e))
+            unsafe { cu::memcpy_dtoh_async(dst, src + (k * STAGE_BYTES) as u64, stream) }.map_err(|e| dev_err("readback", e))?;
+            unsafe { cu::event::record(ev, stream) }.map_err(|e| dev_err("readback", e))
         };
         issue(0)?;
         for k in 0..n {
@@ -508,7 +558,7 @@ impl CudaBackend {
                 crate::hostmem::par_copy(&mut o[..len], staged);
             }
         }
-        self.sync()?;
+        sync(stream)?;
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
@@ -523,9 +573,13 @@ impl CudaBackend {
     }
 
     fn sync(&self) -> Result<()> {
-        unsafe { cu::stream::synchronize(self.stream) }
-            .map_err(|e| dev_err("stream synchronize (a kernel failed or the device was lost)", e))
+        sync(self.stream)
     }
+}
+
+/// Wait for the work queued on `stream`.
+fn sync(stream: sys::CUstream) -> Result<()> {
+    unsafe { cu::stream::synchronize(stream) }.map_err(|e| dev_err("stream synchronize (a kernel failed or the device was lost)", e))
 }
 
 impl Drop for CudaBackend {
@@ -548,10 +602,13 @@ impl Drop for CudaBackend {
                     }
                 }
                 if let Ok(st) = self.run.lock() {
-                    for (p, e) in &st.bufs {
-                        let _ = cu::free_host(*p as *mut c_void);
-                        let _ = cu::event::destroy(*e);
-                    }
+                    st.free();
+                }
+                if let Ok(rs) = self.reads.lock() {
+                    let _ = cu::stream::synchronize(rs.stream);
+                    rs.staging.free();
+                    let _ = cu::event::destroy(rs.after);
+                    let _ = cu::stream::destroy(rs.stream);
                 }
                 let _ = cu::event::destroy(self.events.0);
                 let _ = cu::event::destroy(self.events.1);
@@ -686,7 +743,7 @@ impl Backend for CudaBackend {
         for s in &rec.readbacks {
             let p = self.ptr(s)?;
             let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&st, p, &mut v, false)?;
+            self.download(&st, self.stream, p, &mut v, false)?;
             readbacks.push(v);
         }
         Ok(Submission { readbacks, kernel_seconds: Some(ms as f64 * 1e-3) })
@@ -708,13 +765,12 @@ impl Backend for CudaBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
-        let st = self.run()?;
-        self.bind()?;
+        let rs = self.read_side()?;
         let mut out = Vec::with_capacity(slices.len());
         for s in slices {
             let p = self.ptr(s)?;
             let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&st, p, &mut v, false)?;
+            self.download(&rs.staging, rs.stream, p, &mut v, false)?;
             out.push(v);
         }
         Ok(out)
@@ -722,23 +778,21 @@ impl Backend for CudaBackend {
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
         super::check_read_into(slices, outs)?;
-        let st = self.run()?;
-        self.bind()?;
+        let rs = self.read_side()?;
         for (s, o) in slices.iter().zip(outs.iter_mut()) {
             let p = self.ptr(s)?;
-            self.download(&st, p, o, false)?;
+            self.download(&rs.staging, rs.stream, p, o, false)?;
         }
         Ok(())
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
         super::check_read_into(slices, outs)?;
-        let st = self.run()?;
-        self.bind()?;
+        let rs = self.read_side()?;
         let mut crcs = Vec::with_capacity(outs.len());
         for (s, o) in slices.iter().zip(outs.iter_mut()) {
             let p = self.ptr(s)?;
-            crcs.push(self.download(&st, p, o, true)?.unwrap_or(0));
+            crcs.push(self.download(&rs.staging, rs.stream, p, o, true)?.unwrap_or(0));
         }
         Ok(crcs)
     }
