@@ -81,3 +81,10 @@ for v in "" --f64 --coalesce --no-subgroups; do
   echo "vkstats $v: $got of $want pipelines"
   [ "$got" -eq "$want" ] || { echo "$out" | grep -vE "pipeline built|\] " | head; exit 1; }
 done
+# the device probe scripts/device/probes/zerocopy (its own crate): kernels reading and
+# writing host-memory storage buffers; on lavapipe only that every output checks out
+echo "== zerocopy probe: kernels over host memory"
+(cd scripts/device/probes/zerocopy && CARGO_TARGET_DIR=../../../../target cargo build --release --locked)
+out=$(target/release/zerocopy-probe 16 --iters 1)
+echo "zerocopy: $(grep -c "check .*: ok" <<< "$out") of 8 outputs checked"
+[ "$(grep -c "check .*: ok" <<< "$out")" -eq 8 ] || { echo "$out"; exit 1; }

@@ -29,6 +29,9 @@ rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-prob
 # crate, default features, built into this target directory as scripts/test.sh does)
 (cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
 cp target/release/vkstats "$stage/vkstats"
+# kernels over host memory against DMA copies (scripts/device/probes/zerocopy)
+(cd scripts/device/probes/zerocopy && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)
+cp target/release/zerocopy-probe "$stage/zerocopy-probe"
 # eu-stack (elfutils, with its two libraries) for the thread stacks of a test binary
 # that hangs on the device (setup.sh's watched; the device has no gdb)
 tools=$(mktemp -d)
