@@ -9,10 +9,10 @@
 #    thread and all threads)
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for be in cuda wgpu; do for r in 1 2; do for v in on off; do left 230 || break
+for be in cuda wgpu; do for r in 1 2; do for v in on off; do left 170 || break
   FZWGPU_OVERLAP=$v timeout 40 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --mode abs --eb 1e-3 --reps 3 --replays 1 --presets szx --json $OUT/r38d-e2e-abs-$v-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e abs $v $be: /"
 done; done; done
-left 260 && FZWGPU_OVERLAP_TRACE=1 FZWGPU_OVERLAP=on timeout 40 /tmp/ct/fzwgpu bench --backend cuda --size 1G --fields smooth --mode abs --eb 1e-3 --reps 1 --replays 1 --presets szx > $OUT/r38d-trace-abs-cuda.txt 2>&1
+left 200 && FZWGPU_OVERLAP_TRACE=1 FZWGPU_OVERLAP=on timeout 40 /tmp/ct/fzwgpu bench --backend cuda --size 1G --fields smooth --mode abs --eb 1e-3 --reps 1 --replays 1 --presets szx > $OUT/r38d-trace-abs-cuda.txt 2>&1
 grep -E "^sz" $OUT/r38d-trace-abs-cuda.txt | cut -c1-200 | sed "s/^/trace abs cuda: /"
-left 290 && timeout 60 /tmp/ct/hostmem-probe 1024 2>&1 | sed "s/^/hostmem: /"
+left 225 && timeout 60 /tmp/ct/hostmem-probe 1024 2>&1 | sed "s/^/hostmem: /"
 echo "total $(( $(date +%s) - T0 )) s"
