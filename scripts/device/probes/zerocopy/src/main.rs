@@ -18,6 +18,11 @@
 //! with storage usage added. Every figure is GB/s of N (the field's side). The output
 //! of each kernel run is checked on the host. Nothing here is used by the library.
 //!
+//! Where the adapter offers VK_EXT_external_memory_host it also imports the process's own
+//! memory (as a caller's field and archive would be) as storage buffers: the cost of an
+//! import and its release per call, and the 4:1 kernel over imported memory (no host
+//! copy at all).
+//!
 //! Usage: zerocopy-probe [MiB=1024] [--iters K=5]
 use ash::vk;
 use std::time::Instant;
@@ -61,6 +66,8 @@ struct Buf {
 }
 
 impl Buf {
+    // a probe's shortcut: the mapping is only touched between submissions, one view at a time
+    #[allow(clippy::mut_from_ref)]
     fn bytes(&self) -> &mut [u8] {
         // SAFETY: the mapping covers `size` bytes while the buffer lives; the caller
         // touches it only between submissions (after a wait)
@@ -205,23 +212,25 @@ fn main() {
         }
     }
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::HighPerformance,
-        ..Default::default()
-    }))
-    .expect("no adapter");
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        }))
+        .expect("no adapter");
     let info = adapter.get_info();
     println!("adapter: {} ({:?}, {} {})", info.name, info.backend, info.driver, info.driver_info);
     let limits = adapter.limits();
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    let desc = wgpu::DeviceDescriptor {
         label: None,
         required_features: wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
         required_limits: limits.clone(),
         experimental_features: wgpu::ExperimentalFeatures::disabled(),
         memory_hints: wgpu::MemoryHints::Performance,
         trace: wgpu::Trace::Off,
-    }))
-    .expect("request_device (timestamps inside encoders needed)");
+    };
+    let (device, queue, import) = open_device(&adapter, &desc);
+    println!("VK_EXT_external_memory_host: {}", if import { "enabled" } else { "not offered" });
     // N: the field's bytes, within one binding, a multiple of 64
     let n = (mib << 20).min(limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size) / 64 * 64;
     let n4 = (n / 64) as u32; // vec4s on the small side
@@ -241,7 +250,11 @@ fn main() {
             entry(2, wgpu::BufferBindingType::Uniform),
         ],
     });
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor { label: None, bind_group_layouts: &[Some(&bgl)], immediate_size: 0 });
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &[Some(&bgl)],
+        immediate_size: 0,
+    });
     let pipe = |e: &str| {
         device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(e),
@@ -325,7 +338,10 @@ fn main() {
         report(label, &[Step::Kernel(sq, src, dst, n4)]);
         check_sq(dst, label);
     }
-    report("plain: dma in N, squeeze, dma out N/4", &[Step::Copy(&h_big, &d_big, n), Step::Kernel(sq, &d_big, &d_small, n4), Step::Copy(&d_small, &h_small, n / 4)]);
+    report(
+        "plain: dma in N, squeeze, dma out N/4",
+        &[Step::Copy(&h_big, &d_big, n), Step::Kernel(sq, &d_big, &d_small, n4), Step::Copy(&d_small, &h_small, n / 4)],
+    );
     // decompression's traffic: read N/4, write N
     bytemuck::cast_slice_mut::<u8, u32>(h_small.bytes()).copy_from_slice(&small_in);
     ctx.run(&[Step::Copy(&h_small, &d_small, n / 4)]);
@@ -351,7 +367,10 @@ fn main() {
         report(label, &[Step::Kernel(ex, src, dst, n4)]);
         check_ex(dst, label);
     }
-    report("plain: dma in N/4, expand, dma out N", &[Step::Copy(&h_small, &d_small, n / 4), Step::Kernel(ex, &d_small, &d_big, n4), Step::Copy(&d_big, &h_big, n)]);
+    report(
+        "plain: dma in N/4, expand, dma out N",
+        &[Step::Copy(&h_small, &d_small, n / 4), Step::Kernel(ex, &d_small, &d_big, n4), Step::Copy(&d_big, &h_big, n)],
+    );
     // the host's side of a zero-copy decompression: the field read out of the mapping
     // (into memory already touched: the first pass faults its pages in)
     let mut out = vec![0u8; n as usize];
@@ -360,4 +379,181 @@ fn main() {
     out.copy_from_slice(h_big.bytes());
     println!("host copy out of the mapping, 1 thread, touched memory: {:.1} GB/s", gb / t.elapsed().as_secs_f64());
     std::hint::black_box(&out);
+    if import {
+        imported(&ctx, n, n4, iters, &big_in, &sq_want);
+    }
+}
+
+/// The device, with VK_EXT_external_memory_host enabled where the adapter offers it
+/// (opened through wgpu-hal with the extension added, then handed to wgpu).
+fn open_device(adapter: &wgpu::Adapter, desc: &wgpu::DeviceDescriptor) -> (wgpu::Device, wgpu::Queue, bool) {
+    let name = ash::ext::external_memory_host::NAME;
+    // SAFETY: queries and device creation on this adapter's own physical device; the
+    // callback only adds an extension the device offers
+    let open = unsafe {
+        let hal = adapter.as_hal::<wgpu::hal::api::Vulkan>().expect("a Vulkan adapter");
+        let offered = hal
+            .shared_instance()
+            .raw_instance()
+            .enumerate_device_extension_properties(hal.raw_physical_device())
+            .map(|v| v.iter().any(|e| e.extension_name_as_c_str() == Ok(name)))
+            .unwrap_or(false);
+        if offered {
+            let cb: Box<wgpu::hal::vulkan::CreateDeviceCallback> = Box::new(move |args| args.extensions.push(name));
+            Some(
+                hal.open_with_callback(desc.required_features, &desc.required_limits, &desc.memory_hints, Some(cb))
+                    .expect("open the device"),
+            )
+        } else {
+            None
+        }
+    };
+    match open {
+        // SAFETY: the device was opened on this adapter with the descriptor's features and limits
+        Some(o) => {
+            let (d, q) = unsafe { adapter.create_device_from_hal(o, desc) }.expect("device from hal");
+            (d, q, true)
+        }
+        None => {
+            let (d, q) = pollster::block_on(adapter.request_device(desc)).expect("request_device (timestamps inside encoders needed)");
+            (d, q, false)
+        }
+    }
+}
+
+/// Page-aligned host memory of the process's own (as a caller's field would be),
+/// touched, freed on drop.
+struct HostAlloc {
+    ptr: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+impl HostAlloc {
+    fn new(size: usize, align: usize) -> HostAlloc {
+        let layout = std::alloc::Layout::from_size_align(size, align).expect("layout");
+        // SAFETY: a non-zero size
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        assert!(!ptr.is_null(), "allocation of {size} bytes");
+        let a = HostAlloc { ptr, layout };
+        a.bytes().iter_mut().step_by(4096).for_each(|b| *b = 1);
+        a
+    }
+    // a probe's shortcut: the mapping is only touched between submissions, one view at a time
+    #[allow(clippy::mut_from_ref)]
+    fn bytes(&self) -> &mut [u8] {
+        // SAFETY: the allocation's bytes, used between submissions only
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.layout.size()) }
+    }
+}
+
+impl Drop for HostAlloc {
+    fn drop(&mut self) {
+        // SAFETY: allocated with this layout
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+    }
+}
+
+/// Import `size` bytes at `ptr` (aligned to the device's import alignment) as a
+/// storage buffer: the device reads and writes the process's own pages in place.
+fn import_buf(device: &wgpu::Device, ptr: *mut u8, size: u64) -> Result<Buf, String> {
+    let ht = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
+    // SAFETY: objects created on this device; the memory imports `size` bytes the
+    // caller keeps allocated until the buffer is dropped (then wgpu-hal frees the
+    // import, which leaves the pages to their owner)
+    unsafe {
+        let hal = device.as_hal::<wgpu::hal::api::Vulkan>().ok_or("not a Vulkan device")?;
+        let raw = hal.raw_device();
+        let emh = ash::ext::external_memory_host::Device::new(hal.shared_instance().raw_instance(), raw);
+        let mut ext = vk::ExternalMemoryBufferCreateInfo::default().handle_types(ht);
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .push_next(&mut ext);
+        let buf = raw.create_buffer(&info, None).map_err(|e| format!("vkCreateBuffer: {e}"))?;
+        let req = raw.get_buffer_memory_requirements(buf);
+        let mut hp = vk::MemoryHostPointerPropertiesEXT::default();
+        (emh.fp().get_memory_host_pointer_properties_ext)(raw.handle(), ht, ptr as *const std::ffi::c_void, &mut hp)
+            .result()
+            .map_err(|e| format!("vkGetMemoryHostPointerPropertiesEXT: {e}"))?;
+        let bits = req.memory_type_bits & hp.memory_type_bits;
+        if bits == 0 {
+            raw.destroy_buffer(buf, None);
+            return Err("no memory type for an imported storage buffer".into());
+        }
+        let mut imp = vk::ImportMemoryHostPointerInfoEXT::default().handle_type(ht).host_pointer(ptr as *mut std::ffi::c_void);
+        let ainfo = vk::MemoryAllocateInfo::default()
+            .allocation_size(size.max(req.size))
+            .memory_type_index(bits.trailing_zeros())
+            .push_next(&mut imp);
+        let mem = match raw.allocate_memory(&ainfo, None) {
+            Ok(m) => m,
+            Err(e) => {
+                raw.destroy_buffer(buf, None);
+                return Err(format!("vkAllocateMemory (import): {e}"));
+            }
+        };
+        raw.bind_buffer_memory(buf, mem, 0).map_err(|e| format!("bind: {e}"))?;
+        let hal_buf = wgpu::hal::vulkan::Buffer::from_raw_managed(buf, mem, 0, size.max(req.size));
+        let buffer = device.create_buffer_from_hal::<wgpu::hal::api::Vulkan>(
+            hal_buf,
+            &wgpu::BufferDescriptor { label: Some("imported"), size, usage: usages(), mapped_at_creation: false },
+        );
+        Ok(Buf { buffer, host: Some(ptr), size })
+    }
+}
+
+/// The caller's own memory imported (VK_EXT_external_memory_host): what an import costs
+/// per call (pinning the pages; and the release), and the 4:1 kernel reading the
+/// imported field and writing the imported output, with no host copy at all.
+fn imported(ctx: &Ctx, n: u64, n4: u32, iters: usize, big_in: &[u32], sq_want: &[u32]) {
+    let align = 2 << 20; // past any minImportedHostPointerAlignment (4 KiB on most)
+    let field = HostAlloc::new(n as usize, align);
+    let out = HostAlloc::new((n / 4).next_multiple_of(align as u64) as usize, align);
+    bytemuck::cast_slice_mut::<u8, u32>(field.bytes()).copy_from_slice(big_in);
+    let gb = n as f64 / 1e9;
+    let (mut t_in, mut t_out, mut t_drop, mut g, mut w) = (vec![], vec![], vec![], vec![], vec![]);
+    for k in 0..iters + 1 {
+        let t = Instant::now();
+        let a = match import_buf(&ctx.device, field.ptr, n) {
+            Ok(b) => b,
+            Err(e) => return println!("import: {e}"),
+        };
+        t_in.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let b = match import_buf(&ctx.device, out.ptr, out.layout.size() as u64) {
+            Ok(b) => b,
+            Err(e) => return println!("import: {e}"),
+        };
+        t_out.push(t.elapsed().as_secs_f64());
+        let (gk, wk) = ctx.run(&[Step::Kernel(&ctx.squeeze, &a, &b, n4)]);
+        if k > 0 {
+            g.push(gk);
+            w.push(wk);
+        }
+        if k == 0 {
+            let got: &[u32] = bytemuck::cast_slice(&out.bytes()[..(n / 4) as usize]);
+            let bad = got.iter().zip(sq_want).filter(|(x, y)| x != y).count();
+            println!(
+                "  check squeeze 4:1 imported -> imported: {}",
+                if bad == 0 { "ok".to_string() } else { format!("{bad} WRONG words") }
+            );
+        }
+        let t = Instant::now();
+        drop(a);
+        drop(b);
+        ctx.wait();
+        t_drop.push(t.elapsed().as_secs_f64());
+    }
+    let ms = |v: Vec<f64>| median(v) * 1e3;
+    println!("import of the caller's N bytes: {:.3} ms; of N/4: {:.3} ms; release of both: {:.3} ms", ms(t_in), ms(t_out), ms(t_drop));
+    let (g, w) = (median(g), median(w));
+    println!(
+        "{:<44} gpu {:>8.3} ms {:>7.1} GB/s   wall {:>8.3} ms {:>7.1} GB/s",
+        "squeeze 4:1 imported -> imported (no copy)",
+        g * 1e3,
+        gb / g,
+        w * 1e3,
+        gb / w
+    );
 }
