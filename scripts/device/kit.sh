@@ -23,6 +23,9 @@ build() { # output suffix
   cp target/release/fzwgpu "$stage/fzwgpu$1"
 }
 build ""
+# the cost of registering host memory with CUDA (examples/cuda_host_register.rs)
+cargo build --release --features cuda --example cuda_host_register 2>&1 | tail -1
+cp target/release/examples/cuda_host_register "$stage/cuda-host-register"
 # the host-memory probe (no dependencies)
 rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-probe"
 # the Vulkan driver's statistics of the kernels (scripts/device/probes/vkstats: its own
