@@ -93,6 +93,7 @@ unsafe impl Sync for CudaBackend {}
 unsafe impl Send for Loaded {}
 unsafe impl Send for Staging {}
 unsafe impl Send for ReadSide {}
+unsafe impl Sync for Loaded {}
 
 impl Staging {
     /// A pinned staging pair (none if page-locked memory is refused: pageable copies).
@@ -121,7 +122,6 @@ impl Staging {
         }
     }
 }
-unsafe impl Sync for Loaded {}
 
 fn dev_err(what: &str, e: impl std::fmt::Debug) -> Error {
     let s = format!("{e:?}");
