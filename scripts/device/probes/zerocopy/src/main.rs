@@ -318,16 +318,6 @@ fn main() {
         let q = n4 as usize * 4; // u32 words per quarter
         (0..q).map(|i| big_in[i] ^ big_in[i + q] ^ big_in[i + 2 * q] ^ big_in[i + 3 * q]).collect()
     };
-    let check_sq = |b: &Buf, label: &str| {
-        let got: Vec<u32> = if b.host.is_some() {
-            bytemuck::cast_slice(&b.bytes()[..(n / 4) as usize]).to_vec()
-        } else {
-            ctx.run(&[Step::Copy(b, &h_small, n / 4)]);
-            bytemuck::cast_slice(h_small.bytes()).to_vec()
-        };
-        let bad = got.iter().zip(&sq_want).filter(|(a, b)| a != b).count();
-        println!("  check {label}: {}", if bad == 0 { "ok".to_string() } else { format!("{bad} WRONG words") });
-    };
     let sq = &ctx.squeeze;
     for (label, src, dst) in [
         ("squeeze 4:1 device -> device", &d_big, &d_small),
@@ -336,7 +326,7 @@ fn main() {
         ("squeeze 4:1 host -> host (zero-copy both)", &h_big, &h_small),
     ] {
         report(label, &[Step::Kernel(sq, src, dst, n4)]);
-        check_sq(dst, label);
+        check(&ctx, dst, &h_small, &sq_want, label);
     }
     report(
         "plain: dma in N, squeeze, dma out N/4",
@@ -346,17 +336,7 @@ fn main() {
     bytemuck::cast_slice_mut::<u8, u32>(h_small.bytes()).copy_from_slice(&small_in);
     ctx.run(&[Step::Copy(&h_small, &d_small, n / 4)]);
     let ex = &ctx.expand;
-    let check_ex = |b: &Buf, label: &str| {
-        let got: Vec<u32> = if b.host.is_some() {
-            bytemuck::cast_slice(b.bytes()).to_vec()
-        } else {
-            ctx.run(&[Step::Copy(b, &h_big, n)]);
-            bytemuck::cast_slice(h_big.bytes()).to_vec()
-        };
-        let q = small_in.len();
-        let bad = got.iter().enumerate().filter(|&(i, &v)| v != small_in[i % q] ^ (i / q) as u32).count();
-        println!("  check {label}: {}", if bad == 0 { "ok".to_string() } else { format!("{bad} WRONG words") });
-    };
+    let ex_want: Vec<u32> = (0..4 * small_in.len()).map(|i| small_in[i % small_in.len()] ^ (i / small_in.len()) as u32).collect();
     for (label, src, dst) in [
         ("expand 1:4 device -> device", &d_small, &d_big),
         ("expand 1:4 host -> device (zero-copy in)", &h_small, &d_big),
@@ -365,7 +345,7 @@ fn main() {
     ] {
         // the zero-copy-out checks read h_big back: keep h_small's input intact
         report(label, &[Step::Kernel(ex, src, dst, n4)]);
-        check_ex(dst, label);
+        check(&ctx, dst, &h_big, &ex_want, label);
     }
     report(
         "plain: dma in N/4, expand, dma out N",
@@ -382,6 +362,18 @@ fn main() {
     if import {
         imported(&ctx, n, n4, iters, &big_in, &sq_want);
     }
+}
+
+/// Print whether `b`'s first words are `want` (a device buffer read through the host
+/// buffer `via`).
+fn check(ctx: &Ctx, b: &Buf, via: &Buf, want: &[u32], label: &str) {
+    let len = want.len() * 4;
+    if b.host.is_none() {
+        ctx.run(&[Step::Copy(b, via, len as u64)]);
+    }
+    let got: &[u32] = bytemuck::cast_slice(&if b.host.is_some() { b } else { via }.bytes()[..len]);
+    let bad = got.iter().zip(want).filter(|(x, y)| x != y).count();
+    println!("  check {label}: {}", if bad == 0 { "ok".to_string() } else { format!("{bad} WRONG words") });
 }
 
 /// The device, with VK_EXT_external_memory_host enabled where the adapter offers it
@@ -532,12 +524,7 @@ fn imported(ctx: &Ctx, n: u64, n4: u32, iters: usize, big_in: &[u32], sq_want: &
             w.push(wk);
         }
         if k == 0 {
-            let got: &[u32] = bytemuck::cast_slice(&out.bytes()[..(n / 4) as usize]);
-            let bad = got.iter().zip(sq_want).filter(|(x, y)| x != y).count();
-            println!(
-                "  check squeeze 4:1 imported -> imported: {}",
-                if bad == 0 { "ok".to_string() } else { format!("{bad} WRONG words") }
-            );
+            check(ctx, &b, &b, sq_want, "squeeze 4:1 imported -> imported");
         }
         let t = Instant::now();
         drop(a);
