@@ -69,6 +69,12 @@ const VARS: &[(&str, Accepts, &str)] = &[
         Accepts::Choice(&["host", "mapped"]),
         "Vulkan upload staging: buffers in host memory (host, the default where the driver offers such memory) or wgpu's mapped buffers (mapped; measurements)",
     ),
+    (
+        "FZWGPU_HOST_IMPORT",
+        Accepts::Choice(ON_OFF),
+        "direct transfers: large uploads and readbacks import the caller's memory (VK_EXT_external_memory_host) instead of staging (default off)",
+    ),
+    ("FZWGPU_IMPORT_PIECE", Accepts::Size, "direct transfers' import piece, a multiple of 64K up to 1G (default 64M; measurements)"),
     ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "wgpu upload staging buffer size, 1M-1G (default 32M; measurements)"),
     ("FZWGPU_UPLOAD_BUFFERS", Accepts::Positive, "wgpu upload staging buffers used in turn, 2-8 (default 2; measurements)"),
     (

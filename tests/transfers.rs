@@ -107,7 +107,8 @@ fn both_upload_stagings_are_exact() {
     let n = 67 * MIB + 4;
     let data = pattern(n, 21);
     for host in [false, true] {
-        let be = WgpuBackend::new(&WgpuOptions { host_staging: Some(host), ..Default::default() }).expect("wgpu adapter");
+        let be = WgpuBackend::new(&WgpuOptions { host_staging: Some(host), host_import: Some(false), ..Default::default() })
+            .expect("wgpu adapter");
         let staging = be.info().upload_staging.clone();
         assert_eq!(staging.starts_with("host memory"), host, "{staging}");
         let buf = be.create_buffer(n as u64 + 16).unwrap();
@@ -140,8 +141,13 @@ fn staging_allocation_failures_are_typed_errors() {
     // turn, then none (wgpu's mapped upload staging, then the host-memory one: the same
     // count)
     for (k, host) in (0..6u64).flat_map(|k| [(k, false), (k, true)]) {
-        let be = WgpuBackend::new(&WgpuOptions { fail_allocs_after: Some(k), host_staging: Some(host), ..Default::default() })
-            .expect("wgpu adapter");
+        let be = WgpuBackend::new(&WgpuOptions {
+            fail_allocs_after: Some(k),
+            host_staging: Some(host),
+            host_import: Some(false),
+            ..Default::default()
+        })
+        .expect("wgpu adapter");
         let run = || -> fzwgpu::Result<Vec<u8>> {
             let buf = be.create_buffer(data.len() as u64)?;
             be.write_buffer(buf, 0, &data)?;
@@ -162,8 +168,13 @@ fn host_staging_failure_falls_back_and_says_so() {
     // the host-memory staging's allocation fails at the first large upload: the upload
     // goes through wgpu's mapped buffers instead, exactly, and upload_staging() (what
     // bench records) says so from then on, where info() keeps the choice at creation
-    let be =
-        WgpuBackend::new(&WgpuOptions { host_staging: Some(true), fail_host_staging: true, ..Default::default() }).expect("wgpu adapter");
+    let be = WgpuBackend::new(&WgpuOptions {
+        host_staging: Some(true),
+        fail_host_staging: true,
+        host_import: Some(false),
+        ..Default::default()
+    })
+    .expect("wgpu adapter");
     assert!(be.info().upload_staging.starts_with("host memory"), "{}", be.info().upload_staging);
     assert_eq!(be.upload_staging(), be.info().upload_staging, "before any upload");
     let data = pattern(9 * MIB + 4, 5);
@@ -174,4 +185,62 @@ fn host_staging_failure_falls_back_and_says_so() {
     let now = be.upload_staging();
     assert!(now.starts_with("mapped buffers (host-memory staging failed at run time: injected failure"), "{now}");
     be.release_buffer(buf);
+}
+
+#[test]
+fn direct_transfers_are_exact() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::Backend;
+    // the caller's memory imported (VK_EXT_external_memory_host, which lavapipe offers:
+    // CI must run this path), in pieces of 1 MiB so one transfer takes several imports;
+    // slices that start and end inside pages, through write_buffer(_crc), read_into(_crc)
+    // into poisoned destinations with guard bytes around them, and the transfers that
+    // do not qualify (a start or length not a multiple of 4: staged) beside them
+    let be = WgpuBackend::new(&WgpuOptions { host_import: Some(true), import_piece: Some(MIB as u64), ..Default::default() })
+        .expect("wgpu adapter");
+    let how = be.upload_staging();
+    assert!(how.starts_with("the caller's memory imported"), "direct transfers not on: {how}");
+    let data = pattern(9 * MIB + 4 * 1000 + 8, 11);
+    let n = data.len() - 8;
+    for (start, len) in [(4usize, n), (0, 5 * MIB), (1, n - 8), (8, n - 3)] {
+        let src = &data[start..start + len];
+        let buf = be.create_buffer(len as u64 + 16).unwrap();
+        let crc = be.write_buffer_crc(buf, 4, src).unwrap();
+        assert_eq!(crc, crc32fast::hash(src), "upload crc, start {start} len {len}");
+        let mut dst = vec![0xA5u8; len + 12];
+        {
+            let mut outs = [&mut dst[4..4 + len]];
+            let crcs = be.read_into_crc(&[BufSlice::new(buf, 4, len as u64)], &mut outs).unwrap();
+            assert_eq!(crcs, vec![crc32fast::hash(src)], "readback crc, start {start} len {len}");
+        }
+        assert!(dst[4..4 + len] == *src, "readback differs, start {start} len {len}");
+        assert!(dst[..4].iter().chain(&dst[4 + len..]).all(|&b| b == 0xA5), "guard bytes touched, start {start} len {len}");
+        dst.fill(0x5A);
+        be.write_buffer(buf, 0, &data[start..start + len]).unwrap();
+        be.read_into(&[BufSlice::new(buf, 0, len as u64)], &mut [&mut dst[8..8 + len]]).unwrap();
+        assert!(dst[8..8 + len] == *src, "read_into differs, start {start} len {len}");
+        assert!(dst[..8].iter().chain(&dst[8 + len..]).all(|&b| b == 0x5A), "guard bytes touched (read_into), start {start}");
+        be.release_buffer(buf);
+    }
+    assert_eq!(be.upload_staging(), how, "no import fell back");
+}
+
+#[test]
+fn failed_imports_fall_back_and_say_so() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::Backend;
+    let be = WgpuBackend::new(&WgpuOptions { host_import: Some(true), fail_import: true, ..Default::default() }).expect("wgpu adapter");
+    let data = pattern(6 * MIB, 12);
+    let buf = be.create_buffer(data.len() as u64).unwrap();
+    let crc = be.write_buffer_crc(buf, 0, &data).unwrap();
+    assert_eq!(crc, crc32fast::hash(&data));
+    let mut dst = vec![0u8; data.len()];
+    be.read_into(&[BufSlice::new(buf, 0, data.len() as u64)], &mut [&mut dst[..]]).unwrap();
+    assert!(dst == data, "the transfers through the fallback differ");
+    let now = be.upload_staging();
+    assert!(now.contains("a direct transfer fell back to staging: injected failure"), "{now}");
+    be.release_buffer(buf);
+    // asked for but off (the option): the staging serves, and says nothing of imports
+    let off = WgpuBackend::new(&WgpuOptions { host_import: Some(false), ..Default::default() }).expect("wgpu adapter");
+    assert!(!off.upload_staging().contains("import"), "{}", off.upload_staging());
 }

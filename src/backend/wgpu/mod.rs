@@ -5,7 +5,25 @@
 //! through Vulkan: `host_staging.rs`).
 
 #[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
+mod host_import;
+#[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
 mod host_staging;
+/// Without the Vulkan backend there is no import of host memory: staged transfers.
+#[cfg(not(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd")))]
+mod host_import {
+    pub(crate) fn offered(_: &wgpu::Adapter) -> bool {
+        false
+    }
+    pub(crate) fn open(_: &wgpu::Adapter, _: &wgpu::DeviceDescriptor) -> std::result::Result<(wgpu::Device, wgpu::Queue), String> {
+        Err("importing host memory needs the Vulkan backend".into())
+    }
+    pub(crate) fn alignment(_: &wgpu::Device) -> Option<u64> {
+        None
+    }
+    pub(crate) unsafe fn import(_: &wgpu::Device, _: usize, _: usize, _: u64) -> std::result::Result<(wgpu::Buffer, u64), String> {
+        Err("importing host memory needs the Vulkan backend".into())
+    }
+}
 /// Without the Vulkan backend there is no host-memory staging: wgpu's mapped buffers.
 #[cfg(not(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd")))]
 mod host_staging {
@@ -65,6 +83,17 @@ pub struct WgpuOptions {
     /// run time (the backend then falls back to wgpu's mapped buffers and says so in
     /// [`Backend::upload_staging`]).
     pub fail_host_staging: bool,
+    /// Direct transfers (`host_import.rs`): large uploads and `read_into` readbacks
+    /// import the caller's memory (`VK_EXT_external_memory_host`) and the device copies
+    /// straight from and into it (`Some(true)`, where the adapter offers it); None:
+    /// `FZWGPU_HOST_IMPORT`, else off.
+    pub host_import: Option<bool>,
+    /// Direct transfers' import piece in bytes (tests; None: `FZWGPU_IMPORT_PIECE`, else
+    /// 64 MiB).
+    pub import_piece: Option<u64>,
+    /// Fault injection for tests: every import fails (direct transfers then go through
+    /// the staging buffers and [`Backend::upload_staging`] says so).
+    pub fail_import: bool,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -82,6 +111,12 @@ const DOWNLOAD_MIN: u64 = 4 << 20;
 /// copies out of the other).
 const DOWNLOAD_CHUNK: u64 = 32 << 20;
 const PARAMS_STRIDE: u64 = 256;
+/// Direct transfers (when on) import the caller's memory in pieces of this many bytes,
+/// so the next piece's import (pinning its pages) runs while the device copies the
+/// last (`FZWGPU_IMPORT_PIECE` changes it for measurements and tests).
+const IMPORT_PIECE: u64 = 64 << 20;
+/// Transfers of at least this many bytes (in all) are direct when that is on.
+const IMPORT_MIN: u64 = 4 << 20;
 
 struct Pipe {
     pipeline: wgpu::ComputePipeline,
@@ -149,6 +184,13 @@ pub struct WgpuBackend {
     poll_timeout_ns: AtomicU64,
     /// A GL adapter: every call into wgpu holds GL_SERIAL.
     gl: bool,
+    /// Direct transfers: the import alignment where they are on (`host_import.rs`).
+    import_align: Option<u64>,
+    import_piece: u64,
+    /// Why the last direct transfer fell back to the staging buffers (an import the
+    /// driver refused); None while none has.
+    import_fallback: Mutex<Option<String>>,
+    fail_import: bool,
 }
 
 fn rank(info: &wgpu::AdapterInfo) -> (u32, u32) {
@@ -293,15 +335,47 @@ impl WgpuBackend {
         let limits = adapter.limits();
         let gl = ainfo.backend == wgpu::Backend::Gl;
         let _life = life_guard(gl);
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        let desc = wgpu::DeviceDescriptor {
             label: Some("fzwgpu"),
             required_features: features,
             required_limits: limits.clone(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
-        }))
-        .map_err(|e| Error::Device(format!("request_device on {}: {e}", ainfo.name)))?;
+        };
+        let want_import = match opts.host_import {
+            Some(w) => w,
+            None => crate::envcfg::switch("FZWGPU_HOST_IMPORT")?.unwrap_or(false),
+        };
+        // direct transfers: the device opened with VK_EXT_external_memory_host, or why not
+        let mut import_note = if want_import { None } else { Some("off".to_string()) };
+        let mut opened = None;
+        if want_import {
+            if host_import::offered(&adapter) {
+                match host_import::open(&adapter, &desc) {
+                    Ok(dq) => opened = Some(dq),
+                    Err(e) => import_note = Some(e),
+                }
+            } else {
+                import_note = Some("the adapter lacks VK_EXT_external_memory_host".to_string());
+            }
+        }
+        let (device, queue) = match opened {
+            Some(dq) => dq,
+            None => pollster::block_on(adapter.request_device(&desc))
+                .map_err(|e| Error::Device(format!("request_device on {}: {e}", ainfo.name)))?,
+        };
+        let import_align = if import_note.is_none() { host_import::alignment(&device) } else { None };
+        if import_note.is_none() && import_align.is_none() {
+            import_note = Some("no usable minImportedHostPointerAlignment".to_string());
+        }
+        let import_piece = match opts.import_piece {
+            Some(p) => p,
+            None => crate::envcfg::get("FZWGPU_IMPORT_PIECE")?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(IMPORT_PIECE),
+        };
+        if !(64 << 10..=1 << 30).contains(&import_piece) || import_piece % (64 << 10) != 0 {
+            return Err(Error::config(format!("FZWGPU_IMPORT_PIECE={import_piece}: want a multiple of 64K from 64K to 1G")));
+        }
         let lost = Arc::new(AtomicBool::new(false));
         let l2 = lost.clone();
         device.set_device_lost_callback(move |_, _| l2.store(true, Ordering::SeqCst));
@@ -350,10 +424,15 @@ impl WgpuBackend {
         if !(2..=8).contains(&upload_buffers) {
             return Err(Error::config(format!("FZWGPU_UPLOAD_BUFFERS={upload_buffers}: want 2 to 8")));
         }
-        let upload_staging = match &host_staging {
+        let mut upload_staging = match &host_staging {
             Ok(d) => d.clone(),
             Err(why) => format!("mapped buffers ({why})"),
         };
+        match &import_note {
+            None => upload_staging = format!("the caller's memory imported (direct transfers; else {upload_staging})"),
+            Some(why) if want_import => upload_staging = format!("{upload_staging}; no direct transfers: {why}"),
+            Some(_) => {}
+        }
         let info = BackendInfo {
             kind: BackendKind::Wgpu,
             adapter: ainfo.name.clone(),
@@ -400,6 +479,10 @@ impl WgpuBackend {
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
             gl,
+            import_align,
+            import_piece,
+            import_fallback: Mutex::new(None),
+            fail_import: opts.fail_import,
         })
     }
 
@@ -562,6 +645,13 @@ impl WgpuBackend {
             return Err(Error::Device(format!("write of {} bytes at {offset} outside buffer of {}", data.len(), b.size())));
         }
         if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
+            let mut crcs = crcs;
+            if let Some(align) = self.direct(&[data]) {
+                match self.upload_direct(&b, offset, data, align, crcs.as_deref_mut())? {
+                    Ok(()) => return Ok(()),
+                    Err(why) => self.note_import_fallback(why),
+                }
+            }
             return self.upload_staged(&b, offset, data, crcs);
         }
         // small writes (and a ragged write that ends at the buffer's end) through the
@@ -580,6 +670,152 @@ impl WgpuBackend {
             c.push((crate::hostmem::crc32(data), data.len() as u64));
         }
         Ok(())
+    }
+
+    /// The import alignment if direct transfers are on and these destinations (or
+    /// sources) qualify: at least IMPORT_MIN bytes in all, each non-empty, starting at
+    /// and as long as a multiple of 4 bytes (the copies' unit).
+    fn direct(&self, parts: &[&[u8]]) -> Option<u64> {
+        let align = self.import_align?;
+        let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
+        let ok = parts.iter().all(|p| !p.is_empty() && (p.as_ptr() as usize).is_multiple_of(4) && p.len().is_multiple_of(4));
+        (ok && total >= IMPORT_MIN).then_some(align)
+    }
+
+    fn note_import_fallback(&self, why: String) {
+        if let Ok(mut f) = self.import_fallback.lock() {
+            *f = Some(why);
+        }
+    }
+
+    /// Copies between device buffers and the caller's memory, imported piece by piece
+    /// (`host_import.rs`): each item is (the caller's piece, the device buffer, the offset
+    /// there, whether the device reads the piece (an upload) or writes it). Each piece's
+    /// copy is submitted as soon as it is imported, so the next import runs beside it;
+    /// `during` runs on the host once all are submitted (the upload's CRC). Returns once
+    /// every copy has run and every import is destroyed. Ok(Err(why)): an import failed
+    /// (the copies submitted before it ran; the caller redoes the transfer staged).
+    fn direct_copies(
+        &self,
+        items: &[(usize, usize, &wgpu::Buffer, u64, bool)],
+        align: u64,
+        during: impl FnOnce(),
+    ) -> Result<std::result::Result<(), String>> {
+        self.check_alive()?;
+        let mut held: Vec<wgpu::Buffer> = Vec::new();
+        let mut last = None;
+        let mut failed = None;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        'items: for &(addr, len, dev, dev_off, upload) in items {
+            let mut done = 0usize;
+            while done < len {
+                let n = (len - done).min(self.import_piece as usize);
+                let imported = if self.fail_import {
+                    Err("injected failure (WgpuOptions::fail_import)".to_string())
+                } else {
+                    // SAFETY: the caller's piece is borrowed for this call, which waits
+                    // for the copies and destroys the imports before it returns; the
+                    // copy touches the piece's bytes only
+                    unsafe { host_import::import(&self.device, addr + done, n, align) }
+                };
+                match imported {
+                    Ok((buf, off)) => {
+                        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.direct") });
+                        let at = dev_off + done as u64;
+                        if upload {
+                            enc.copy_buffer_to_buffer(&buf, off, dev, at, n as u64);
+                        } else {
+                            enc.copy_buffer_to_buffer(dev, at, &buf, off, n as u64);
+                        }
+                        last = Some(self.queue.submit([enc.finish()]));
+                        held.push(buf);
+                    }
+                    Err(why) => {
+                        failed = Some(why);
+                        break 'items;
+                    }
+                }
+                done += n;
+            }
+        }
+        let rejected = pollster::block_on(scope.pop());
+        if failed.is_none() && rejected.is_none() {
+            during();
+        }
+        let waited = match last {
+            Some(idx) => self.wait(idx),
+            None => Ok(()),
+        };
+        for b in &held {
+            b.destroy();
+        }
+        drop(held);
+        // free the imports now (their copies have run), not at some later submission
+        let _ = self.device.poll(wgpu::PollType::Poll);
+        waited?;
+        if let Some(e) = rejected {
+            return Err(Error::Device(format!("direct transfer rejected: {e}")));
+        }
+        Ok(failed.map_or(Ok(()), Err))
+    }
+
+    /// An upload straight from the caller's memory (`direct_copies`), with the CRC of
+    /// `data` computed on the host while the device copies it.
+    fn upload_direct(
+        &self,
+        dst: &wgpu::Buffer,
+        offset: u64,
+        data: &[u8],
+        align: u64,
+        crcs: Option<&mut Vec<(u32, u64)>>,
+    ) -> Result<std::result::Result<(), String>> {
+        let item = [(data.as_ptr() as usize, data.len(), dst, offset, true)];
+        let mut crc = None;
+        let r = self.direct_copies(&item, align, || {
+            if crcs.is_some() {
+                crc = Some(crate::hostmem::crc32(data));
+            }
+        })?;
+        if r.is_ok() {
+            if let (Some(c), Some(v)) = (crcs, crc) {
+                c.push((v, data.len() as u64));
+            }
+        }
+        Ok(r)
+    }
+
+    /// A readback straight into the caller's memory (`direct_copies`); with `crcs`, each
+    /// destination's CRC and length, hashed after its copy.
+    fn download_direct(
+        &self,
+        slices: &[BufSlice],
+        outs: &mut [&mut [u8]],
+        align: u64,
+        crcs: Option<&mut [Vec<(u32, u64)>]>,
+    ) -> Result<std::result::Result<(), String>> {
+        let mut bufs = Vec::with_capacity(slices.len());
+        for (s, o) in slices.iter().zip(outs.iter()) {
+            let b = self.get_buf(s.buf)?;
+            if s.offset % 4 != 0 || s.offset.checked_add(o.len() as u64).is_none_or(|e| e > b.size()) {
+                return Err(Error::Device(format!("readback of {} bytes at {} of a {}-byte buffer", o.len(), s.offset, b.size())));
+            }
+            bufs.push(b);
+        }
+        let items: Vec<_> = slices
+            .iter()
+            .zip(outs.iter_mut())
+            .zip(&bufs)
+            .map(|((s, o), b)| (o.as_mut_ptr() as usize, o.len(), b, s.offset, false))
+            .collect();
+        let r = self.direct_copies(&items, align, || {})?;
+        if r.is_ok() {
+            if let Some(c) = crcs {
+                for (k, o) in outs.iter().enumerate() {
+                    c[k].push((crate::hostmem::crc32(o), o.len() as u64));
+                }
+            }
+        }
+        Ok(r)
     }
 
     /// Large uploads through two persistent staging buffers, chunk by chunk: while the
@@ -959,10 +1195,14 @@ impl Backend for WgpuBackend {
     }
 
     fn upload_staging(&self) -> String {
-        match self.staging_fallback.lock().ok().and_then(|f| f.clone()) {
+        let mut s = match self.staging_fallback.lock().ok().and_then(|f| f.clone()) {
             Some(why) => format!("mapped buffers (host-memory staging failed at run time: {why})"),
             None => self.info.upload_staging.clone(),
+        };
+        if let Some(why) = self.import_fallback.lock().ok().and_then(|f| f.clone()) {
+            s.push_str(&format!("; a direct transfer fell back to staging: {why}"));
         }
+        s
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
@@ -1061,6 +1301,12 @@ impl Backend for WgpuBackend {
         let _call = call_guard(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
+        if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
+            match self.download_direct(slices, outs, align, None)? {
+                Ok(()) => return Ok(()),
+                Err(why) => self.note_import_fallback(why),
+            }
+        }
         let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
         self.download_staged(slices, outs, None)
     }
@@ -1069,9 +1315,18 @@ impl Backend for WgpuBackend {
         let _call = call_guard(self.gl);
         super::check_read_into(slices, outs)?;
         self.check_alive()?;
-        let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
         let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); outs.len()];
-        self.download_staged(slices, outs, Some(&mut pieces))?;
+        let mut direct = false;
+        if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
+            match self.download_direct(slices, outs, align, Some(&mut pieces))? {
+                Ok(()) => direct = true,
+                Err(why) => self.note_import_fallback(why),
+            }
+        }
+        if !direct {
+            let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
+            self.download_staged(slices, outs, Some(&mut pieces))?;
+        }
         Ok(pieces.into_iter().map(crate::hostmem::crc32_concat).collect())
     }
 
