@@ -34,6 +34,10 @@ pub struct CudaBackendOptions {
     /// Fault injection for tests: every device allocation after this many fails with
     /// `Error::OutOfMemory`.
     pub fail_allocs_after: Option<u64>,
+    /// Direct transfers: large uploads and readbacks register the caller's memory
+    /// (`cuMemHostRegister`) and copy straight from and into it instead of through the
+    /// pinned staging pair (`Some(true)`); None: `FZWGPU_HOST_IMPORT`, else off.
+    pub host_import: Option<bool>,
 }
 
 struct Loaded {
@@ -66,6 +70,9 @@ pub struct CudaBackend {
     run: Mutex<Staging>,
     /// Serializes reads on the read stream; holds their own staging pair.
     reads: Mutex<ReadSide>,
+    /// Direct transfers on (`register_span`), and why the last one fell back to staging.
+    host_import: bool,
+    import_fallback: Mutex<Option<String>>,
 }
 
 /// The reads' stream, staging pair and ordering event: a read makes its stream wait
@@ -79,6 +86,55 @@ struct ReadSide {
 
 /// Bytes of each pinned staging buffer.
 const STAGE_BYTES: usize = 32 << 20;
+/// Direct transfers register the caller's memory in pieces that end at multiples of
+/// this many bytes of address (so no two pieces share a page), the next piece's
+/// registration running while the last one copies.
+const IMPORT_PIECE: usize = 64 << 20;
+/// Transfers of at least this many bytes are direct when that is on.
+const IMPORT_MIN: usize = 4 << 20;
+const HOST_PAGE: usize = 4096;
+
+/// Registered spans of the caller's memory (page starts), unregistered on drop.
+struct Registered(Vec<usize>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        for &p in &self.0 {
+            // SAFETY: each was registered by `register_span` and its copies have been
+            // waited for (or never queued)
+            unsafe { sys::cuMemHostUnregister(p as *mut c_void) };
+        }
+    }
+}
+
+/// Register the pages around `len` bytes at `addr` (page-locked for the device's copy
+/// engine); returns the span's start, or the driver's refusal (memory already
+/// registered by another call, or not pinnable).
+fn register_span(addr: usize, len: usize) -> std::result::Result<usize, String> {
+    let start = addr & !(HOST_PAGE - 1);
+    let end = (addr + len).next_multiple_of(HOST_PAGE);
+    // SAFETY: the caller's memory, mapped for the borrow the caller holds; registering
+    // only pins it
+    let r = unsafe { sys::cuMemHostRegister_v2(start as *mut c_void, end - start, 0) };
+    if r == sys::CUresult::CUDA_SUCCESS {
+        Ok(start)
+    } else {
+        Err(format!("cuMemHostRegister of {} bytes: {r:?}", end - start))
+    }
+}
+
+/// The pieces of `len` bytes at `addr`: (offset, length), each ending at a multiple
+/// of IMPORT_PIECE bytes of address or at the end.
+fn import_pieces(addr: usize, len: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    let mut at = 0;
+    while at < len {
+        let n = ((addr + at + 1).next_multiple_of(IMPORT_PIECE) - (addr + at)).min(len - at);
+        v.push((at, n));
+        at += n;
+    }
+    v
+}
 
 /// Two page-locked host buffers used in turn, each with an event marking the end of
 /// the last copy that used it: the host fills (or drains) one while the device copies
@@ -360,7 +416,17 @@ impl CudaBackend {
             upload_staging: "pinned host memory".into(),
             hash_on_upload: false,
         };
+        let host_import = match opts.host_import {
+            Some(w) => w,
+            None => crate::envcfg::switch("FZWGPU_HOST_IMPORT")?.unwrap_or(false),
+        };
+        let mut info = info;
+        if host_import {
+            info.upload_staging = "the caller's memory registered (direct transfers; else pinned host memory)".into();
+        }
         Ok(CudaBackend {
+            host_import,
+            import_fallback: Mutex::new(None),
             info,
             ctx,
             stream,
@@ -498,6 +564,15 @@ impl CudaBackend {
     /// Copy host bytes to device memory through the staging pair (the caller holds
     /// the run lock: `st`), then wait.
     fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8]) -> Result<()> {
+        if self.host_import && data.len() >= IMPORT_MIN {
+            match self.direct(data.as_ptr() as usize, data.len(), self.stream, |at, n| {
+                // SAFETY: `data` is borrowed until the stream is synchronized below
+                unsafe { cu::memcpy_htod_async(dst + at as u64, &data[at..at + n], self.stream) }.map_err(|e| dev_err("upload", e))
+            })? {
+                Ok(()) => return Ok(()),
+                Err(why) => self.note_import_fallback(why),
+            }
+        }
         if st.bufs.len() < 2 || data.len() < (1 << 20) {
             unsafe { cu::memcpy_htod_async(dst, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
             return self.sync();
@@ -525,6 +600,18 @@ impl CudaBackend {
     /// `stream` (after the work queued on it), then wait for that stream; returns the
     /// CRC-32 of the bytes when `crc` (each piece hashed by the thread that copies it).
     fn download(&self, st: &Staging, stream: sys::CUstream, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
+        if self.host_import && out.len() >= IMPORT_MIN {
+            let (addr, len) = (out.as_mut_ptr() as usize, out.len());
+            match self.direct(addr, len, stream, |at, n| {
+                // SAFETY: `out` is borrowed mutably until the stream is synchronized
+                // (in `direct`); the copy writes its bytes at..at + n only
+                let dst = unsafe { std::slice::from_raw_parts_mut((addr + at) as *mut u8, n) };
+                unsafe { cu::memcpy_dtoh_async(dst, src + at as u64, stream) }.map_err(|e| dev_err("readback", e))
+            })? {
+                Ok(()) => return Ok(crc.then(|| crate::hostmem::crc32(out))),
+                Err(why) => self.note_import_fallback(why),
+            }
+        }
         if st.bufs.len() < 2 || out.len() < (1 << 20) {
             unsafe { cu::memcpy_dtoh_async(out, src, stream) }.map_err(|e| dev_err("readback", e))?;
             sync(stream)?;
@@ -560,6 +647,47 @@ impl CudaBackend {
         }
         sync(stream)?;
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
+    }
+
+    /// A direct transfer of `len` bytes at `addr` (the caller's memory): each piece
+    /// registered, then its copy queued on `stream` (`copy(offset, length)`), so the
+    /// next registration runs beside it; then the stream is synchronized and the pieces
+    /// unregistered. Ok(Err(why)): a registration failed (the pieces queued before it
+    /// have run; the caller redoes the transfer staged).
+    fn direct(
+        &self,
+        addr: usize,
+        len: usize,
+        stream: sys::CUstream,
+        mut copy: impl FnMut(usize, usize) -> Result<()>,
+    ) -> Result<std::result::Result<(), String>> {
+        let mut held = Registered(Vec::new());
+        let mut failed = None;
+        let mut queued = Ok(());
+        for (at, n) in import_pieces(addr, len) {
+            match register_span(addr + at, n) {
+                Ok(p) => held.0.push(p),
+                Err(why) => {
+                    failed = Some(why);
+                    break;
+                }
+            }
+            queued = copy(at, n);
+            if queued.is_err() {
+                break;
+            }
+        }
+        let synced = sync(stream);
+        drop(held);
+        queued?;
+        synced?;
+        Ok(failed.map_or(Ok(()), Err))
+    }
+
+    fn note_import_fallback(&self, why: String) {
+        if let Ok(mut f) = self.import_fallback.lock() {
+            *f = Some(why);
+        }
     }
 
     /// Compile (or take from the cache) every kernel `rec` dispatches.
@@ -621,6 +749,13 @@ impl Drop for CudaBackend {
 impl Backend for CudaBackend {
     fn info(&self) -> &BackendInfo {
         &self.info
+    }
+
+    fn upload_staging(&self) -> String {
+        match self.import_fallback.lock().ok().and_then(|f| f.clone()) {
+            Some(why) => format!("{}; a direct transfer fell back to staging: {why}", self.info.upload_staging),
+            None => self.info.upload_staging.clone(),
+        }
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
@@ -933,6 +1068,14 @@ fn destroy_events(evs: &[sys::CUevent]) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn import_pieces_share_no_page() {
+        let p = super::IMPORT_PIECE;
+        assert_eq!(super::import_pieces(p - 8, 16), vec![(0, 8), (8, 8)]);
+        assert_eq!(super::import_pieces(p, 2 * p + 4), vec![(0, p), (p, p), (2 * p, 4)]);
+        assert_eq!(super::import_pieces(100, 50), vec![(0, 50)]);
+    }
+
     use super::*;
 
     /// The on-disk cache returns the machine code it stored (needs libnvrtc only).

@@ -709,7 +709,10 @@ impl WgpuBackend {
         'items: for &(addr, len, dev, dev_off, upload) in items {
             let mut done = 0usize;
             while done < len {
-                let n = (len - done).min(self.import_piece as usize);
+                // pieces end at multiples of the piece size in address, so no two
+                // imports of one transfer share a page
+                let step = self.import_piece.max(align) as usize;
+                let n = ((addr + done + 1).next_multiple_of(step) - (addr + done)).min(len - done);
                 let imported = if self.fail_import {
                     Err("injected failure (WgpuOptions::fail_import)".to_string())
                 } else {
