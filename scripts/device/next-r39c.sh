@@ -13,14 +13,14 @@ source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 timeout 60 /tmp/ct/zerocopy-probe 1024 --iters 5 2>&1 | tee $OUT/r39c-zerocopy-1024.txt | sed "s/^/zc 1024: /"
 timeout 40 /tmp/ct/cuda-host-register 1024 2>&1 | sed "s/^/cuda register: /"
-for be in wgpu cuda; do for r in 1 2; do for v in off on; do left 330 || break
+for be in wgpu cuda; do for r in 1 2; do for v in off on; do left 280 || break
   FZWGPU_HOST_IMPORT=$v timeout 45 /tmp/ct/fzwgpu bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json $OUT/r39c-e2e-import-$v-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-220 | sed "s/^/e2e import $v $be: /"
 done; done; done
 grep -ho '"upload_staging": *"[^"]*"' $OUT/r39c-e2e-import-on-*.jsonl | sort | uniq -c | cut -c1-200
-for be in wgpu cuda; do for b in transfers pipeline; do left 400 || break
+for be in wgpu cuda; do for b in transfers pipeline; do left 330 || break
   r=$(FZWGPU_HOST_IMPORT=on FZWGPU_TEST_BACKEND=$be timeout 100 /tmp/ct/$b --test-threads 8 2>&1)
   echo "$be+import $b: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines"
   echo "$r" | grep -E "FAILED|panicked" | head -5
 done; done
-kernel_table r39c-table 470
+kernel_table r39c-table 380
 echo "total $(( $(date +%s) - T0 )) s"
