@@ -38,6 +38,9 @@ pub struct CudaBackendOptions {
     /// (`cuMemHostRegister`) and copy straight from and into it instead of through the
     /// pinned staging pair (`Some(true)`); None: `FZWGPU_HOST_IMPORT`, else off.
     pub host_import: Option<bool>,
+    /// Direct transfers' piece in bytes (tests; None: `FZWGPU_IMPORT_PIECE`, else
+    /// 64 MiB).
+    pub import_piece: Option<u64>,
 }
 
 struct Loaded {
@@ -72,7 +75,9 @@ pub struct CudaBackend {
     reads: Mutex<ReadSide>,
     /// Direct transfers on (`register_span`), and why the last one fell back to staging.
     host_import: bool,
-    import_fallback: Mutex<Option<String>>,
+    /// Direct transfers' piece in bytes (`direct::config`).
+    import_piece: usize,
+    import_fallback: direct::Fallback,
 }
 
 /// The reads' stream, staging pair and ordering event: a read makes its stream wait
@@ -86,13 +91,8 @@ struct ReadSide {
 
 /// Bytes of each pinned staging buffer.
 const STAGE_BYTES: usize = 32 << 20;
-/// Direct transfers register the caller's memory in pieces that end at multiples of
-/// this many bytes of address (so no two pieces share a page), the next piece's
-/// registration running while the last one copies.
-const IMPORT_PIECE: usize = 64 << 20;
-/// Transfers of at least this many bytes are direct when that is on.
-const IMPORT_MIN: usize = 4 << 20;
 const HOST_PAGE: usize = 4096;
+use super::direct::{self, IMPORT_MIN};
 
 /// Registered spans of the caller's memory (page starts), unregistered on drop.
 struct Registered(Vec<usize>);
@@ -121,19 +121,6 @@ fn register_span(addr: usize, len: usize) -> std::result::Result<usize, String> 
     } else {
         Err(format!("cuMemHostRegister of {} bytes: {r:?}", end - start))
     }
-}
-
-/// The pieces of `len` bytes at `addr`: (offset, length), each ending at a multiple
-/// of IMPORT_PIECE bytes of address or at the end.
-fn import_pieces(addr: usize, len: usize) -> Vec<(usize, usize)> {
-    let mut v = Vec::new();
-    let mut at = 0;
-    while at < len {
-        let n = ((addr + at + 1).next_multiple_of(IMPORT_PIECE) - (addr + at)).min(len - at);
-        v.push((at, n));
-        at += n;
-    }
-    v
 }
 
 /// Two page-locked host buffers used in turn, each with an event marking the end of
@@ -416,17 +403,15 @@ impl CudaBackend {
             upload_staging: "pinned host memory".into(),
             hash_on_upload: false,
         };
-        let host_import = match opts.host_import {
-            Some(w) => w,
-            None => crate::envcfg::switch("FZWGPU_HOST_IMPORT")?.unwrap_or(false),
-        };
+        let (host_import, import_piece) = direct::config(opts.host_import, opts.import_piece)?;
         let mut info = info;
         if host_import {
             info.upload_staging = "the caller's memory registered (direct transfers; else pinned host memory)".into();
         }
         Ok(CudaBackend {
             host_import,
-            import_fallback: Mutex::new(None),
+            import_piece: import_piece as usize,
+            import_fallback: direct::Fallback::default(),
             info,
             ctx,
             stream,
@@ -564,13 +549,13 @@ impl CudaBackend {
     /// Copy host bytes to device memory through the staging pair (the caller holds
     /// the run lock: `st`), then wait.
     fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8]) -> Result<()> {
-        if self.host_import && data.len() >= IMPORT_MIN {
+        if self.host_import && data.len() as u64 >= IMPORT_MIN {
             match self.direct(data.as_ptr() as usize, data.len(), self.stream, |at, n| {
                 // SAFETY: `data` is borrowed until the stream is synchronized below
                 unsafe { cu::memcpy_htod_async(dst + at as u64, &data[at..at + n], self.stream) }.map_err(|e| dev_err("upload", e))
             })? {
                 Ok(()) => return Ok(()),
-                Err(why) => self.note_import_fallback(why),
+                Err(why) => self.import_fallback.note(why),
             }
         }
         if st.bufs.len() < 2 || data.len() < (1 << 20) {
@@ -600,7 +585,7 @@ impl CudaBackend {
     /// `stream` (after the work queued on it), then wait for that stream; returns the
     /// CRC-32 of the bytes when `crc` (each piece hashed by the thread that copies it).
     fn download(&self, st: &Staging, stream: sys::CUstream, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
-        if self.host_import && out.len() >= IMPORT_MIN {
+        if self.host_import && out.len() as u64 >= IMPORT_MIN {
             let (addr, len) = (out.as_mut_ptr() as usize, out.len());
             match self.direct(addr, len, stream, |at, n| {
                 // SAFETY: `out` is borrowed mutably until the stream is synchronized
@@ -609,7 +594,7 @@ impl CudaBackend {
                 unsafe { cu::memcpy_dtoh_async(dst, src + at as u64, stream) }.map_err(|e| dev_err("readback", e))
             })? {
                 Ok(()) => return Ok(crc.then(|| crate::hostmem::crc32(out))),
-                Err(why) => self.note_import_fallback(why),
+                Err(why) => self.import_fallback.note(why),
             }
         }
         if st.bufs.len() < 2 || out.len() < (1 << 20) {
@@ -664,7 +649,7 @@ impl CudaBackend {
         let mut held = Registered(Vec::new());
         let mut failed = None;
         let mut queued = Ok(());
-        for (at, n) in import_pieces(addr, len) {
+        for (at, n) in direct::pieces(addr, len, self.import_piece.max(HOST_PAGE)) {
             match register_span(addr + at, n) {
                 Ok(p) => held.0.push(p),
                 Err(why) => {
@@ -682,12 +667,6 @@ impl CudaBackend {
         queued?;
         synced?;
         Ok(failed.map_or(Ok(()), Err))
-    }
-
-    fn note_import_fallback(&self, why: String) {
-        if let Ok(mut f) = self.import_fallback.lock() {
-            *f = Some(why);
-        }
     }
 
     /// Compile (or take from the cache) every kernel `rec` dispatches.
@@ -752,10 +731,7 @@ impl Backend for CudaBackend {
     }
 
     fn upload_staging(&self) -> String {
-        match self.import_fallback.lock().ok().and_then(|f| f.clone()) {
-            Some(why) => format!("{}; a direct transfer fell back to staging: {why}", self.info.upload_staging),
-            None => self.info.upload_staging.clone(),
-        }
+        self.import_fallback.describe(self.info.upload_staging.clone())
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
@@ -1068,14 +1044,6 @@ fn destroy_events(evs: &[sys::CUevent]) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn import_pieces_share_no_page() {
-        let p = super::IMPORT_PIECE;
-        assert_eq!(super::import_pieces(p - 8, 16), vec![(0, 8), (8, 8)]);
-        assert_eq!(super::import_pieces(p, 2 * p + 4), vec![(0, p), (p, p), (2 * p, 4)]);
-        assert_eq!(super::import_pieces(100, 50), vec![(0, 50)]);
-    }
-
     use super::*;
 
     /// The on-disk cache returns the machine code it stored (needs libnvrtc only).

@@ -8,6 +8,7 @@
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+mod direct;
 mod pool;
 pub mod wgpu;
 

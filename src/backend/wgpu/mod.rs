@@ -111,12 +111,7 @@ const DOWNLOAD_MIN: u64 = 4 << 20;
 /// copies out of the other).
 const DOWNLOAD_CHUNK: u64 = 32 << 20;
 const PARAMS_STRIDE: u64 = 256;
-/// Direct transfers (when on) import the caller's memory in pieces of this many bytes,
-/// so the next piece's import (pinning its pages) runs while the device copies the
-/// last (`FZWGPU_IMPORT_PIECE` changes it for measurements and tests).
-const IMPORT_PIECE: u64 = 64 << 20;
-/// Transfers of at least this many bytes (in all) are direct when that is on.
-const IMPORT_MIN: u64 = 4 << 20;
+use super::direct::{self, IMPORT_MIN};
 
 struct Pipe {
     pipeline: wgpu::ComputePipeline,
@@ -189,7 +184,7 @@ pub struct WgpuBackend {
     import_piece: u64,
     /// Why the last direct transfer fell back to the staging buffers (an import the
     /// driver refused); None while none has.
-    import_fallback: Mutex<Option<String>>,
+    import_fallback: direct::Fallback,
     fail_import: bool,
 }
 
@@ -343,10 +338,7 @@ impl WgpuBackend {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
-        let want_import = match opts.host_import {
-            Some(w) => w,
-            None => crate::envcfg::switch("FZWGPU_HOST_IMPORT")?.unwrap_or(false),
-        };
+        let (want_import, import_piece) = direct::config(opts.host_import, opts.import_piece)?;
         // direct transfers: the device opened with VK_EXT_external_memory_host, or why not
         let mut import_note = if want_import { None } else { Some("off".to_string()) };
         let mut opened = None;
@@ -368,13 +360,6 @@ impl WgpuBackend {
         let import_align = if import_note.is_none() { host_import::alignment(&device) } else { None };
         if import_note.is_none() && import_align.is_none() {
             import_note = Some("no usable minImportedHostPointerAlignment".to_string());
-        }
-        let import_piece = match opts.import_piece {
-            Some(p) => p,
-            None => crate::envcfg::get("FZWGPU_IMPORT_PIECE")?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(IMPORT_PIECE),
-        };
-        if !(64 << 10..=1 << 30).contains(&import_piece) || import_piece % (64 << 10) != 0 {
-            return Err(Error::config(format!("FZWGPU_IMPORT_PIECE={import_piece}: want a multiple of 64K from 64K to 1G")));
         }
         let lost = Arc::new(AtomicBool::new(false));
         let l2 = lost.clone();
@@ -481,7 +466,7 @@ impl WgpuBackend {
             gl,
             import_align,
             import_piece,
-            import_fallback: Mutex::new(None),
+            import_fallback: direct::Fallback::default(),
             fail_import: opts.fail_import,
         })
     }
@@ -649,7 +634,7 @@ impl WgpuBackend {
             if let Some(align) = self.direct(&[data]) {
                 match self.upload_direct(&b, offset, data, align, crcs.as_deref_mut())? {
                     Ok(()) => return Ok(()),
-                    Err(why) => self.note_import_fallback(why),
+                    Err(why) => self.import_fallback.note(why),
                 }
             }
             return self.upload_staged(&b, offset, data, crcs);
@@ -682,12 +667,6 @@ impl WgpuBackend {
         (ok && total >= IMPORT_MIN).then_some(align)
     }
 
-    fn note_import_fallback(&self, why: String) {
-        if let Ok(mut f) = self.import_fallback.lock() {
-            *f = Some(why);
-        }
-    }
-
     /// Copies between device buffers and the caller's memory, imported piece by piece
     /// (`host_import.rs`): each item is (the caller's piece, the device buffer, the offset
     /// there, whether the device reads the piece (an upload) or writes it). Each piece's
@@ -706,13 +685,11 @@ impl WgpuBackend {
         let mut last = None;
         let mut failed = None;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        // pieces end at multiples of the piece (and of the alignment) in address, so
+        // no two imports of one transfer share a page
+        let step = self.import_piece.max(align) as usize;
         'items: for &(addr, len, dev, dev_off, upload) in items {
-            let mut done = 0usize;
-            while done < len {
-                // pieces end at multiples of the piece size in address, so no two
-                // imports of one transfer share a page
-                let step = self.import_piece.max(align) as usize;
-                let n = ((addr + done + 1).next_multiple_of(step) - (addr + done)).min(len - done);
+            for (done, n) in direct::pieces(addr, len, step) {
                 let imported = if self.fail_import {
                     Err("injected failure (WgpuOptions::fail_import)".to_string())
                 } else {
@@ -738,7 +715,6 @@ impl WgpuBackend {
                         break 'items;
                     }
                 }
-                done += n;
             }
         }
         let rejected = pollster::block_on(scope.pop());
@@ -1198,14 +1174,11 @@ impl Backend for WgpuBackend {
     }
 
     fn upload_staging(&self) -> String {
-        let mut s = match self.staging_fallback.lock().ok().and_then(|f| f.clone()) {
+        let s = match self.staging_fallback.lock().ok().and_then(|f| f.clone()) {
             Some(why) => format!("mapped buffers (host-memory staging failed at run time: {why})"),
             None => self.info.upload_staging.clone(),
         };
-        if let Some(why) = self.import_fallback.lock().ok().and_then(|f| f.clone()) {
-            s.push_str(&format!("; a direct transfer fell back to staging: {why}"));
-        }
-        s
+        self.import_fallback.describe(s)
     }
 
     fn create_buffer(&self, bytes: u64) -> Result<BufId> {
@@ -1307,7 +1280,7 @@ impl Backend for WgpuBackend {
         if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
             match self.download_direct(slices, outs, align, None)? {
                 Ok(()) => return Ok(()),
-                Err(why) => self.note_import_fallback(why),
+                Err(why) => self.import_fallback.note(why),
             }
         }
         let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
@@ -1323,7 +1296,7 @@ impl Backend for WgpuBackend {
         if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
             match self.download_direct(slices, outs, align, Some(&mut pieces))? {
                 Ok(()) => direct = true,
-                Err(why) => self.note_import_fallback(why),
+                Err(why) => self.import_fallback.note(why),
             }
         }
         if !direct {
