@@ -244,3 +244,52 @@ fn failed_imports_fall_back_and_say_so() {
     let off = WgpuBackend::new(&WgpuOptions { host_import: Some(false), ..Default::default() }).expect("wgpu adapter");
     assert!(!off.upload_staging().contains("import"), "{}", off.upload_staging());
 }
+
+/// A direct transfer never returns while the device may still touch the caller's
+/// memory, even past the wait limit (a zero limit here): a readback's destination
+/// holds the data when the call returns, Ok or timed out, and stays so; an upload's
+/// source may be overwritten as soon as the call returns, Ok or timed out, without the
+/// device seeing the new bytes.
+#[test]
+fn direct_transfers_outlast_their_wait_limit() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::{Backend, Error};
+    let be = WgpuBackend::new(&WgpuOptions { host_import: Some(true), ..Default::default() }).expect("wgpu adapter");
+    assert!(be.upload_staging().starts_with("the caller's memory imported"), "{}", be.upload_staging());
+    let n = 96 * MIB;
+    let data = pattern(n, 13);
+    let buf = be.create_buffer(n as u64).unwrap();
+    be.write_buffer(buf, 0, &data).unwrap();
+    let timed_out = |r: fzwgpu::Result<()>, what: &str| match r {
+        Ok(()) => false,
+        Err(Error::Device(m)) if m.contains("limit") => true,
+        Err(e) => panic!("{what}: expected Ok or a timeout, got {e:?}"),
+    };
+    let (mut up_to, mut down_to) = (0, 0);
+    let mut data = data;
+    for round in 0..3 {
+        // readback: the destination is complete at return and does not change after
+        let mut dst = vec![0u8; n];
+        be.set_poll_timeout(Some(std::time::Duration::ZERO));
+        down_to += timed_out(be.read_into(&[BufSlice::new(buf, 0, n as u64)], &mut [&mut dst[..]]), "read_into") as u32;
+        let at_return = dst.clone();
+        be.set_poll_timeout(None);
+        let same = at_return.iter().zip(&data).filter(|(a, b)| a == b).count();
+        assert!(at_return == data, "round {round}: the readback's destination was incomplete when read_into returned ({same} of {n} bytes; {down_to} timeouts; {})", be.upload_staging());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(dst == at_return, "round {round}: the device wrote into the destination after read_into returned");
+        drop(dst);
+        // upload: the source is overwritten right after the call returns
+        let mut src = pattern(n, 100 + round);
+        let want = src.clone();
+        be.set_poll_timeout(Some(std::time::Duration::ZERO));
+        up_to += timed_out(be.write_buffer(buf, 0, &src), "write_buffer") as u32;
+        src.fill(0xEE);
+        be.set_poll_timeout(None);
+        let got = be.read_buffers(&[BufSlice::new(buf, 0, n as u64)]).unwrap();
+        assert!(got[0] == want, "round {round}: the device read the upload's source after write_buffer returned");
+        data = want;
+    }
+    eprintln!("timed out: {down_to} of 3 readbacks, {up_to} of 3 uploads");
+    be.release_buffer(buf);
+}

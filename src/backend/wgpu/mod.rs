@@ -721,10 +721,17 @@ impl WgpuBackend {
         if failed.is_none() && rejected.is_none() {
             during();
         }
-        let waited = match last {
-            Some(idx) => self.wait(idx),
+        let waited = match &last {
+            Some(idx) => self.wait(idx.clone()),
             None => Ok(()),
         };
+        if let (Err(_), Some(idx)) = (&waited, last) {
+            // Past the wait limit the copies may still run, reading or writing the
+            // caller's memory: wait on without a limit until they have run or the device
+            // is lost (then they never will) before freeing the imports and returning,
+            // with the timeout as the result.
+            let _ = self.device.poll(wgpu::PollType::Wait { submission_index: Some(idx), timeout: None });
+        }
         for b in &held {
             b.destroy();
         }
