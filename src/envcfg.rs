@@ -72,7 +72,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     (
         "FZWGPU_HOST_IMPORT",
         Accepts::Choice(ON_OFF),
-        "direct transfers: large uploads and readbacks import the caller's memory (VK_EXT_external_memory_host) instead of staging (default off)",
+        "direct transfers: large uploads and readbacks copy straight from and into the caller's memory (Vulkan: VK_EXT_external_memory_host; CUDA: cuMemHostRegister) instead of staging (default off)",
     ),
     ("FZWGPU_IMPORT_PIECE", Accepts::Size, "direct transfers' import piece, a multiple of 64K up to 1G (default 64M; measurements)"),
     ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "wgpu upload staging buffer size, 1M-1G (default 32M; measurements)"),

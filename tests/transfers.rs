@@ -293,3 +293,27 @@ fn direct_transfers_outlast_their_wait_limit() {
     eprintln!("timed out: {down_to} of 3 readbacks, {up_to} of 3 uploads");
     be.release_buffer(buf);
 }
+
+/// A readback window past its buffer's end, or not on a 4-byte word, is a typed error
+/// (never a panic or a copy of other memory), through the staging pair and straight
+/// into the caller's memory, by `read_into` and `read_into_crc`.
+#[test]
+fn readbacks_outside_a_buffer_are_typed_errors() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::{Backend, Error};
+    for import in [false, true] {
+        let be = WgpuBackend::new(&WgpuOptions { host_import: Some(import), ..Default::default() }).expect("wgpu adapter");
+        let n = 8 * MIB;
+        let buf = be.create_buffer(n as u64).unwrap();
+        for (offset, len) in [(1u64 << 40, n), (2, n), (1u64 << 40, 64), (2, 64)] {
+            let mut dst = vec![0x77u8; len];
+            let s = [BufSlice::new(buf, offset, len as u64)];
+            let r = be.read_into(&s, &mut [&mut dst[..]]);
+            assert!(matches!(r, Err(Error::Device(_))), "import {import}, read_into at {offset} of {len}: {r:?}");
+            let r = be.read_into_crc(&s, &mut [&mut dst[..]]);
+            assert!(matches!(r, Err(Error::Device(_))), "import {import}, read_into_crc at {offset} of {len}: {r:?}");
+            assert!(dst.iter().all(|&b| b == 0x77), "import {import}: a refused readback wrote its destination");
+        }
+        be.release_buffer(buf);
+    }
+}

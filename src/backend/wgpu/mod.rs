@@ -631,7 +631,7 @@ impl WgpuBackend {
         }
         if data.len() as u64 >= UPLOAD_MIN && end.next_multiple_of(4) <= b.size() {
             let mut crcs = crcs;
-            if let Some(align) = self.direct(&[data]) {
+            if let Some(align) = self.direct([data]) {
                 match self.upload_direct(&b, offset, data, align, crcs.as_deref_mut())? {
                     Ok(()) => return Ok(()),
                     Err(why) => self.import_fallback.note(why),
@@ -660,11 +660,16 @@ impl WgpuBackend {
     /// The import alignment if direct transfers are on and these destinations (or
     /// sources) qualify: at least IMPORT_MIN bytes in all, each non-empty, starting at
     /// and as long as a multiple of 4 bytes (the copies' unit).
-    fn direct(&self, parts: &[&[u8]]) -> Option<u64> {
+    fn direct<'a>(&self, parts: impl IntoIterator<Item = &'a [u8]>) -> Option<u64> {
         let align = self.import_align?;
-        let total: u64 = parts.iter().map(|p| p.len() as u64).sum();
-        let ok = parts.iter().all(|p| !p.is_empty() && (p.as_ptr() as usize).is_multiple_of(4) && p.len().is_multiple_of(4));
-        (ok && total >= IMPORT_MIN).then_some(align)
+        let mut total = 0u64;
+        for p in parts {
+            if p.is_empty() || !(p.as_ptr() as usize).is_multiple_of(4) || !p.len().is_multiple_of(4) {
+                return None;
+            }
+            total += p.len() as u64;
+        }
+        (total >= IMPORT_MIN).then_some(align)
     }
 
     /// Copies between device buffers and the caller's memory, imported piece by piece
@@ -770,6 +775,17 @@ impl WgpuBackend {
         Ok(r)
     }
 
+    /// The buffer a readback of `len` bytes from `s` copies from, checked: `s` starts on
+    /// a 4-byte word and the whole words covering `len` bytes lie inside the buffer.
+    fn readback_source(&self, s: &BufSlice, len: usize) -> Result<wgpu::Buffer> {
+        let b = self.get_buf(s.buf)?;
+        let want = (len as u64).next_multiple_of(4);
+        if !s.offset.is_multiple_of(4) || s.offset.checked_add(want).is_none_or(|e| e > b.size()) {
+            return Err(Error::Device(format!("readback of {len} bytes at {} of a {}-byte buffer", s.offset, b.size())));
+        }
+        Ok(b)
+    }
+
     /// A readback straight into the caller's memory (`direct_copies`); with `crcs`, each
     /// destination's CRC and length, hashed after its copy.
     fn download_direct(
@@ -779,14 +795,7 @@ impl WgpuBackend {
         align: u64,
         crcs: Option<&mut [Vec<(u32, u64)>]>,
     ) -> Result<std::result::Result<(), String>> {
-        let mut bufs = Vec::with_capacity(slices.len());
-        for (s, o) in slices.iter().zip(outs.iter()) {
-            let b = self.get_buf(s.buf)?;
-            if s.offset % 4 != 0 || s.offset.checked_add(o.len() as u64).is_none_or(|e| e > b.size()) {
-                return Err(Error::Device(format!("readback of {} bytes at {} of a {}-byte buffer", o.len(), s.offset, b.size())));
-            }
-            bufs.push(b);
-        }
+        let bufs = slices.iter().zip(outs.iter()).map(|(s, o)| self.readback_source(s, o.len())).collect::<Result<Vec<_>>>()?;
         let items: Vec<_> = slices
             .iter()
             .zip(outs.iter_mut())
@@ -802,6 +811,23 @@ impl WgpuBackend {
             }
         }
         Ok(r)
+    }
+
+    /// `read_into` and `read_into_crc`: straight into the caller's memory where direct
+    /// transfers are on and the destinations qualify, else (or after a refused import)
+    /// through the download staging pair; with `crcs`, each destination's CRC pieces.
+    fn read_impl(&self, slices: &[BufSlice], outs: &mut [&mut [u8]], mut crcs: Option<&mut [Vec<(u32, u64)>]>) -> Result<()> {
+        let _call = call_guard(self.gl);
+        super::check_read_into(slices, outs)?;
+        self.check_alive()?;
+        if let Some(align) = self.direct(outs.iter().map(|o| &o[..])) {
+            match self.download_direct(slices, outs, align, crcs.as_deref_mut())? {
+                Ok(()) => return Ok(()),
+                Err(why) => self.import_fallback.note(why),
+            }
+        }
+        let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
+        self.download_staged(slices, outs, crcs)
     }
 
     /// Large uploads through two persistent staging buffers, chunk by chunk: while the
@@ -951,10 +977,7 @@ impl WgpuBackend {
         for (k, s) in slices.iter().enumerate() {
             // whole words: up to 3 bytes past the window, inside the buffer
             let want = (outs[k].len() as u64).next_multiple_of(4);
-            let size = self.get_buf(s.buf)?.size();
-            if s.offset % 4 != 0 || s.offset.checked_add(want).is_none_or(|e| e > size) {
-                return Err(Error::Device(format!("readback of {} bytes at {} of a {size}-byte buffer", outs[k].len(), s.offset)));
-            }
+            self.readback_source(s, outs[k].len())?;
             let mut off = 0u64;
             while off < want {
                 if fill == DOWNLOAD_CHUNK {
@@ -1281,35 +1304,12 @@ impl Backend for WgpuBackend {
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
-        let _call = call_guard(self.gl);
-        super::check_read_into(slices, outs)?;
-        self.check_alive()?;
-        if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
-            match self.download_direct(slices, outs, align, None)? {
-                Ok(()) => return Ok(()),
-                Err(why) => self.import_fallback.note(why),
-            }
-        }
-        let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
-        self.download_staged(slices, outs, None)
+        self.read_impl(slices, outs, None)
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
-        let _call = call_guard(self.gl);
-        super::check_read_into(slices, outs)?;
-        self.check_alive()?;
         let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); outs.len()];
-        let mut direct = false;
-        if let Some(align) = self.direct(&outs.iter().map(|o| &o[..]).collect::<Vec<_>>()) {
-            match self.download_direct(slices, outs, align, Some(&mut pieces))? {
-                Ok(()) => direct = true,
-                Err(why) => self.import_fallback.note(why),
-            }
-        }
-        if !direct {
-            let _r = self.read_lock.lock().map_err(|_| Error::Device("read lock poisoned".into()))?;
-            self.download_staged(slices, outs, Some(&mut pieces))?;
-        }
+        self.read_impl(slices, outs, Some(&mut pieces))?;
         Ok(pieces.into_iter().map(crate::hostmem::crc32_concat).collect())
     }
 
