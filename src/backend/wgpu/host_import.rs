@@ -140,16 +140,8 @@ pub(crate) unsafe fn import(
             }
             (buf, mem, size)
         };
-        let hal_buf = wgpu::hal::vulkan::Buffer::from_raw_managed(raw_buf, mem, 0, alloc);
-        let buffer = device.create_buffer_from_hal::<wgpu::hal::api::Vulkan>(
-            hal_buf,
-            &wgpu::BufferDescriptor {
-                label: Some("fzwgpu.imported"),
-                size,
-                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            },
-        );
+        let usage = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+        let buffer = super::host_staging::adopt(device, raw_buf, mem, alloc, size, usage, "fzwgpu.imported");
         Ok((buffer, off))
     }
 }

@@ -47,6 +47,33 @@ fn describe(f: vk::MemoryPropertyFlags) -> String {
     format!("host memory ({})", if v.is_empty() { "uncached".to_string() } else { v.join(", ") })
 }
 
+/// A raw `VkBuffer` bound to `mem` (`alloc` bytes) handed to wgpu as a buffer of `size`
+/// bytes for `usage`: wgpu-hal owns both from here (`from_raw_managed`) and destroys
+/// the buffer and frees the memory once wgpu is done with the buffer. Shared by the
+/// host-memory staging and the imports of direct transfers (`host_import.rs`).
+///
+/// # Safety
+/// `raw_buf` and `mem` were created on `device`'s Vulkan device, `raw_buf` is bound to
+/// `mem` at offset 0 with `usage`'s transfer flags, and nothing else frees them.
+pub(crate) unsafe fn adopt(
+    device: &wgpu::Device,
+    raw_buf: vk::Buffer,
+    mem: vk::DeviceMemory,
+    alloc: u64,
+    size: u64,
+    usage: wgpu::BufferUsages,
+    label: &str,
+) -> wgpu::Buffer {
+    // SAFETY: the caller's contract above
+    unsafe {
+        let hal_buf = wgpu::hal::vulkan::Buffer::from_raw_managed(raw_buf, mem, 0, alloc);
+        device.create_buffer_from_hal::<wgpu::hal::api::Vulkan>(
+            hal_buf,
+            &wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false },
+        )
+    }
+}
+
 /// One staging buffer: a wgpu buffer (`COPY_SRC`) whose memory stays mapped at `ptr`.
 pub(crate) struct HostStaging {
     pub buffer: wgpu::Buffer,
@@ -131,16 +158,7 @@ impl HostStaging {
                 };
                 (buf, mem, req.size, ptr)
             };
-            let hal_buf = wgpu::hal::vulkan::Buffer::from_raw_managed(raw_buf, mem, 0, alloc);
-            let buffer = device.create_buffer_from_hal::<wgpu::hal::api::Vulkan>(
-                hal_buf,
-                &wgpu::BufferDescriptor {
-                    label: Some("fzwgpu.upload.host"),
-                    size,
-                    usage: wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                },
-            );
+            let buffer = adopt(device, raw_buf, mem, alloc, size, wgpu::BufferUsages::COPY_SRC, "fzwgpu.upload.host");
             Ok(HostStaging { buffer, ptr, len: size as usize })
         }
     }
