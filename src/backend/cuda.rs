@@ -111,15 +111,14 @@ impl Drop for Registered {
 /// engine); returns the span's start, or the driver's refusal (memory already
 /// registered by another call, or not pinnable).
 fn register_span(addr: usize, len: usize) -> std::result::Result<usize, String> {
-    let start = addr & !(HOST_PAGE - 1);
-    let end = (addr + len).next_multiple_of(HOST_PAGE);
+    let (start, size, _) = direct::span(addr, len, HOST_PAGE as u64);
     // SAFETY: the caller's memory, mapped for the borrow the caller holds; registering
     // only pins it
-    let r = unsafe { sys::cuMemHostRegister_v2(start as *mut c_void, end - start, 0) };
+    let r = unsafe { sys::cuMemHostRegister_v2(start as *mut c_void, size as usize, 0) };
     if r == sys::CUresult::CUDA_SUCCESS {
         Ok(start)
     } else {
-        Err(format!("cuMemHostRegister of {} bytes: {r:?}", end - start))
+        Err(format!("cuMemHostRegister of {size} bytes: {r:?}"))
     }
 }
 

@@ -48,6 +48,16 @@ pub(crate) fn pieces(addr: usize, len: usize, step: usize) -> impl Iterator<Item
     })
 }
 
+/// The pages around `len` bytes at `addr` (`align` a power of two, the page or the
+/// import alignment): (start, size, the slice's offset in them). What a piece's
+/// pinning covers.
+pub(crate) fn span(addr: usize, len: usize, align: u64) -> (usize, u64, u64) {
+    let a = align as usize;
+    let start = addr & !(a - 1);
+    let end = (addr + len).next_multiple_of(a);
+    (start, (end - start) as u64, (addr - start) as u64)
+}
+
 /// Why the last direct transfer fell back to staging (none yet: None).
 #[derive(Default)]
 pub(crate) struct Fallback(Mutex<Option<String>>);
@@ -70,7 +80,15 @@ impl Fallback {
 
 #[cfg(test)]
 mod tests {
-    use super::pieces;
+    use super::{pieces, span};
+
+    #[test]
+    fn spans_cover_whole_pages() {
+        assert_eq!(span(4096, 4096, 4096), (4096, 4096, 0));
+        assert_eq!(span(4100, 8, 4096), (4096, 4096, 4));
+        assert_eq!(span(8188, 8, 4096), (4096, 8192, 4092));
+        assert_eq!(span(1 << 21, 1, 1 << 21), (1 << 21, 1 << 21, 0));
+    }
 
     #[test]
     fn pieces_end_at_step_multiples_and_cover_the_transfer() {

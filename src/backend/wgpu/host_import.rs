@@ -71,14 +71,6 @@ pub(crate) fn alignment(device: &wgpu::Device) -> Option<u64> {
     }
 }
 
-/// The pages around `len` bytes at `addr`: (start, size, the slice's offset in them).
-pub(crate) fn span(addr: usize, len: usize, align: u64) -> (usize, u64, u64) {
-    let a = align as usize;
-    let start = addr & !(a - 1);
-    let end = (addr + len).next_multiple_of(a);
-    (start, (end - start) as u64, (addr - start) as u64)
-}
-
 /// The pages around `len` bytes at `addr` (which the caller keeps allocated, and does
 /// not free, until the returned buffer is destroyed and the device is done with it)
 /// imported as a wgpu buffer (`COPY_SRC | COPY_DST`), and the slice's offset in it.
@@ -92,7 +84,7 @@ pub(crate) unsafe fn import(
     len: usize,
     align: u64,
 ) -> std::result::Result<(wgpu::Buffer, u64), String> {
-    let (start, size, off) = span(addr, len, align);
+    let (start, size, off) = crate::backend::direct::span(addr, len, align);
     let ptr = start as *mut std::ffi::c_void;
     // SAFETY: objects created on this device; on every error path before the hand-over
     // to wgpu-hal (`from_raw_managed`, which destroys the buffer and frees the import
@@ -143,18 +135,5 @@ pub(crate) unsafe fn import(
         let usage = wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
         let buffer = super::host_staging::adopt(device, raw_buf, mem, alloc, size, usage, "fzwgpu.imported");
         Ok((buffer, off))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::span;
-
-    #[test]
-    fn spans_cover_whole_pages() {
-        assert_eq!(span(4096, 4096, 4096), (4096, 4096, 0));
-        assert_eq!(span(4100, 8, 4096), (4096, 4096, 4));
-        assert_eq!(span(8188, 8, 4096), (4096, 8192, 4092));
-        assert_eq!(span(1 << 21, 1, 1 << 21), (1 << 21, 1 << 21, 0));
     }
 }
