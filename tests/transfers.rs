@@ -1,7 +1,8 @@
 //! Large host <-> device transfers: uploads through the staging pair (filled on several
-//! threads), readbacks through the download staging pair, and `read_into` straight into
-//! caller memory. Every byte must arrive, in place, and nothing outside the
-//! destinations may be written.
+//! threads), readbacks through the download staging pair, `read_into` into caller
+//! memory, and direct transfers (the caller's memory imported, `FZWGPU_HOST_IMPORT`).
+//! Every byte must arrive, in place, and nothing outside the destinations may be
+//! written.
 
 mod common;
 use common::*;
