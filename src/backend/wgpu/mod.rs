@@ -974,10 +974,11 @@ impl WgpuBackend {
         let mut chunks: Vec<Vec<(usize, u64, u64, u64)>> = Vec::new();
         let mut cur: Vec<(usize, u64, u64, u64)> = Vec::new();
         let mut fill = 0u64;
-        for (k, s) in slices.iter().enumerate() {
+        // each source checked and looked up once, as the direct path does
+        let srcs = slices.iter().zip(outs.iter()).map(|(s, o)| self.readback_source(s, o.len())).collect::<Result<Vec<_>>>()?;
+        for (k, o) in outs.iter().enumerate() {
             // whole words: up to 3 bytes past the window, inside the buffer
-            let want = (outs[k].len() as u64).next_multiple_of(4);
-            self.readback_source(s, outs[k].len())?;
+            let want = (o.len() as u64).next_multiple_of(4);
             let mut off = 0u64;
             while off < want {
                 if fill == DOWNLOAD_CHUNK {
@@ -1022,8 +1023,7 @@ impl WgpuBackend {
                 let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.download") });
                 let mut used = 0u64;
                 for &(k, off, len, at) in pieces {
-                    let b = self.get_buf(slices[k].buf)?;
-                    enc.copy_buffer_to_buffer(&b, slices[k].offset + off, &down[bi], at, len);
+                    enc.copy_buffer_to_buffer(&srcs[k], slices[k].offset + off, &down[bi], at, len);
                     used = used.max(at + len);
                 }
                 let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
