@@ -13,8 +13,19 @@
 use crate::{Error, Result};
 use rayon::prelude::*;
 
-/// Pieces handed to the threads.
+/// Pieces handed to the threads (the largest; see `copy_piece`).
 const PIECE: usize = 1 << 20;
+/// The smallest piece of a parallel copy, and copies below `4 * MIN_PIECE` bytes run on
+/// the calling thread.
+const MIN_PIECE: usize = 64 << 10;
+
+/// The piece a copy of `len` bytes is cut into for the threads: about 32 pieces (so a
+/// staged transfer's smaller buffers still spread over the threads: one thread copies
+/// into touched memory at a fifth of what sixteen reach), whole 4 KiB pages, from
+/// MIN_PIECE to PIECE.
+fn copy_piece(len: usize) -> usize {
+    (len / 32).clamp(MIN_PIECE, PIECE) / 4096 * 4096
+}
 
 /// Runs `op`, and the parallel work inside it, on fzwgpu's own rayon pool, never on the
 /// caller's: for parallel work done while holding a lock that other calls into the same
@@ -95,11 +106,12 @@ fn advise_huge(_p: *mut u8, _n: usize) {}
 
 /// `dst.copy_from_slice(src)`, on several threads when large.
 pub fn par_copy(dst: &mut [u8], src: &[u8]) {
-    if src.len() < 4 * PIECE {
+    if src.len() < 4 * MIN_PIECE {
         dst.copy_from_slice(src);
         return;
     }
-    isolated(|| dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).for_each(|(d, s)| d.copy_from_slice(s)));
+    let piece = copy_piece(src.len());
+    isolated(|| dst.par_chunks_mut(piece).zip(src.par_chunks(piece)).for_each(|(d, s)| d.copy_from_slice(s)));
 }
 
 /// `par_copy` that also returns the CRC-32/IEEE of the bytes copied: each thread hashes
@@ -112,11 +124,12 @@ pub fn par_copy_crc(dst: &mut [u8], src: &[u8]) -> u32 {
         h.update(d);
         h
     };
-    if src.len() < 4 * PIECE {
+    if src.len() < 4 * MIN_PIECE {
         return copy_hash(dst, src).finalize();
     }
+    let piece = copy_piece(src.len());
     isolated(|| {
-        dst.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).map(|(d, s)| copy_hash(d, s)).reduce_with(combined).map_or(0, |h| h.finalize())
+        dst.par_chunks_mut(piece).zip(src.par_chunks(piece)).map(|(d, s)| copy_hash(d, s)).reduce_with(combined).map_or(0, |h| h.finalize())
     })
 }
 
@@ -193,7 +206,9 @@ mod tests {
 
     #[test]
     fn parallel_crc_and_copy_match_the_sequential_ones() {
-        for n in [0usize, 1, 7, 4 * PIECE - 1, 4 * PIECE, 9 * PIECE + 13, 33 * PIECE + 5] {
+        for n in
+            [0usize, 1, 7, 4 * MIN_PIECE - 1, 4 * MIN_PIECE, 5 * MIN_PIECE + 3, 4 * PIECE - 1, 4 * PIECE, 9 * PIECE + 13, 33 * PIECE + 5]
+        {
             let src: Vec<u8> = (0..n).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
             assert_eq!(crc32(&src), crc32fast::hash(&src), "crc of {n} bytes");
             let mut dst = zeroed(n).unwrap();
@@ -210,6 +225,16 @@ mod tests {
             let concat = crc32_concat(parts.iter().map(|p| (crc32fast::hash(p), p.len() as u64)));
             assert_eq!(concat, crc32fast::hash(&src), "pieces' crc of {n} bytes");
         }
+    }
+
+    #[test]
+    fn copy_pieces_are_whole_pages_within_bounds() {
+        for len in [4 * MIN_PIECE, 1 << 20, 2 << 20, 5 << 20, 32 << 20, 1 << 30] {
+            let p = copy_piece(len);
+            assert!((MIN_PIECE..=PIECE).contains(&p) && p.is_multiple_of(4096), "{len}: {p}");
+        }
+        assert_eq!(copy_piece(32 << 20), PIECE);
+        assert_eq!(copy_piece(4 << 20), 128 << 10);
     }
 
     #[test]

@@ -138,7 +138,8 @@ fn staging_allocation_failures_are_typed_errors() {
     use fzwgpu::{Backend, Error};
     let data = pattern(9 * MIB, 3);
     // allocations in order: the buffer, the two upload and the two download staging
-    // buffers (the default counts: not with FZWGPU_UPLOAD_BUFFERS); failing each one in
+    // buffers (the default counts: not with FZWGPU_UPLOAD_BUFFERS or
+    // FZWGPU_DOWNLOAD_BUFFERS); failing each one in
     // turn, then none (wgpu's mapped upload staging, then the host-memory one: the same
     // count)
     for (k, host) in (0..6u64).flat_map(|k| [(k, false), (k, true)]) {

@@ -89,8 +89,6 @@ struct ReadSide {
     staging: Staging,
 }
 
-/// Bytes of each pinned staging buffer.
-const STAGE_BYTES: usize = 32 << 20;
 const HOST_PAGE: usize = 4096;
 use super::direct::{self, IMPORT_MIN};
 
@@ -122,11 +120,14 @@ fn register_span(addr: usize, len: usize) -> std::result::Result<usize, String> 
     }
 }
 
-/// Two page-locked host buffers used in turn, each with an event marking the end of
-/// the last copy that used it: the host fills (or drains) one while the device copies
-/// the other, at the DMA rate pageable memory does not reach.
+/// Page-locked host buffers used in turn (two by default; `staging::Shape`), each with
+/// an event marking the end of the last copy that used it: the host fills (or drains)
+/// one while the device copies the others, at the DMA rate pageable memory does not
+/// reach.
 struct Staging {
     bufs: Vec<(*mut u8, sys::CUevent)>,
+    /// Bytes of each buffer.
+    bytes: usize,
 }
 
 // The raw handles are used only under the locks above, with the context bound.
@@ -138,11 +139,13 @@ unsafe impl Send for ReadSide {}
 unsafe impl Sync for Loaded {}
 
 impl Staging {
-    /// A pinned staging pair (none if page-locked memory is refused: pageable copies).
-    fn pinned() -> Self {
-        let mut staging = Staging { bufs: Vec::new() };
-        for _ in 0..2 {
-            let Ok(p) = (unsafe { cu::malloc_host(STAGE_BYTES, 0) }) else { break };
+    /// `count` pinned staging buffers of `bytes` each (fewer than two if page-locked
+    /// memory is refused: then pageable copies).
+    fn pinned(count: usize, bytes: u64) -> Self {
+        let bytes = bytes as usize;
+        let mut staging = Staging { bufs: Vec::new(), bytes };
+        for _ in 0..count {
+            let Ok(p) = (unsafe { cu::malloc_host(bytes, 0) }) else { break };
             let Ok(e) = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) else {
                 unsafe {
                     let _ = cu::free_host(p);
@@ -375,10 +378,11 @@ impl CudaBackend {
             Some(c) => c,
             None => CudaOptions::from_env(),
         };
+        let shape = super::staging::Shape::from_env()?;
         let reads = ReadSide {
             stream: cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev_err("read stream", e))?,
             after: cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev_err("event", e))?,
-            staging: Staging::pinned(),
+            staging: Staging::pinned(shape.download_buffers, shape.download_chunk),
         };
         let coalesce = crate::kernels::coalesce_from_env(true);
         let info = BackendInfo {
@@ -419,7 +423,7 @@ impl CudaBackend {
             code,
             slab: Mutex::new(BufferTable::new(pool_from_env()?)),
             kernels: Mutex::new(HashMap::new()),
-            run: Mutex::new(Staging::pinned()),
+            run: Mutex::new(Staging::pinned(shape.upload_buffers, shape.upload_chunk)),
             reads: Mutex::new(reads),
             fail_allocs_after: opts.fail_allocs_after,
             allocs: std::sync::atomic::AtomicU64::new(0),
@@ -561,76 +565,113 @@ impl CudaBackend {
             unsafe { cu::memcpy_htod_async(dst, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
             return self.sync();
         }
-        for (k, chunk) in data.chunks(STAGE_BYTES).enumerate() {
-            let (buf, ev) = st.bufs[k % 2];
-            if k >= 2 {
+        let nbuf = st.bufs.len();
+        for (k, chunk) in data.chunks(st.bytes).enumerate() {
+            let (buf, ev) = st.bufs[k % nbuf];
+            if k >= nbuf {
                 unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("upload", e))?;
             }
-            // SAFETY: `buf` is a pinned staging buffer of STAGE_BYTES >= chunk.len()
+            // SAFETY: `buf` is a pinned staging buffer of st.bytes >= chunk.len()
             // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
                 let s = std::slice::from_raw_parts_mut(buf, chunk.len());
                 crate::hostmem::par_copy(s, chunk);
                 &*s
             };
-            let at = dst + (k * STAGE_BYTES) as u64;
+            let at = dst + (k * st.bytes) as u64;
             unsafe { cu::memcpy_htod_async(at, staged, self.stream) }.map_err(|e| dev_err("upload", e))?;
             unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("upload", e))?;
         }
         self.sync()
     }
 
-    /// Copy device memory at `src` into `out` through the staging pair `st`, on
-    /// `stream` (after the work queued on it), then wait for that stream; returns the
-    /// CRC-32 of the bytes when `crc` (each piece hashed by the thread that copies it).
-    fn download(&self, st: &Staging, stream: sys::CUstream, src: sys::CUdeviceptr, out: &mut [u8], crc: bool) -> Result<Option<u32>> {
-        if self.host_import && out.len() as u64 >= IMPORT_MIN {
-            let (addr, len) = (out.as_mut_ptr() as usize, out.len());
+    /// Copy device memory at `srcs[k]` into `outs[k]` (every k) through the staging
+    /// buffers `st`, on `stream` (after the work queued on it), then wait for that
+    /// stream; returns each destination's CRC-32 when `crc` (each piece hashed by the
+    /// thread that copies it), else nothing. The windows are cut into pieces packed
+    /// into buffer fills (`staging::pack`: small windows share a fill), up to one fill
+    /// per buffer queued ahead of the host's copies.
+    fn download(
+        &self,
+        st: &Staging,
+        stream: sys::CUstream,
+        srcs: &[sys::CUdeviceptr],
+        outs: &mut [&mut [u8]],
+        crc: bool,
+    ) -> Result<Vec<u32>> {
+        let mut crcs: Vec<Option<u32>> = vec![None; outs.len()];
+        // direct transfers first (each waits for its stream), the rest staged
+        let mut staged: Vec<usize> = Vec::with_capacity(outs.len());
+        for (k, out) in outs.iter_mut().enumerate() {
+            if !(self.host_import && out.len() as u64 >= IMPORT_MIN) {
+                staged.push(k);
+                continue;
+            }
+            let (addr, len, src) = (out.as_mut_ptr() as usize, out.len(), srcs[k]);
             match self.direct(addr, len, stream, |at, n| {
                 // SAFETY: `out` is borrowed mutably until the stream is synchronized
                 // (in `direct`); the copy writes its bytes at..at + n only
                 let dst = unsafe { std::slice::from_raw_parts_mut((addr + at) as *mut u8, n) };
                 unsafe { cu::memcpy_dtoh_async(dst, src + at as u64, stream) }.map_err(|e| dev_err("readback", e))
             })? {
-                Ok(()) => return Ok(crc.then(|| crate::hostmem::crc32(out))),
-                Err(why) => self.import_fallback.note(why),
+                Ok(()) => crcs[k] = crc.then(|| crate::hostmem::crc32(out)),
+                Err(why) => {
+                    self.import_fallback.note(why);
+                    staged.push(k);
+                }
             }
         }
-        if st.bufs.len() < 2 || out.len() < (1 << 20) {
-            unsafe { cu::memcpy_dtoh_async(out, src, stream) }.map_err(|e| dev_err("readback", e))?;
+        if st.bufs.len() < 2 {
+            // no pinned memory: pageable copies
+            for &k in &staged {
+                unsafe { cu::memcpy_dtoh_async(&mut *outs[k], srcs[k], stream) }.map_err(|e| dev_err("readback", e))?;
+                sync(stream)?;
+                crcs[k] = crc.then(|| crate::hostmem::crc32(outs[k]));
+            }
+        } else if !staged.is_empty() {
+            let lens: Vec<u64> = staged.iter().map(|&k| outs[k].len() as u64).collect();
+            let fills = super::staging::pack(&lens, st.bytes as u64, 64, 1);
+            let nbuf = st.bufs.len();
+            let issue = |c: usize| -> Result<()> {
+                let (buf, ev) = st.bufs[c % nbuf];
+                for p in &fills[c] {
+                    // SAFETY: the piece lies inside the pinned buffer (`pack` keeps
+                    // at + len <= st.bytes), whose previous fill the host has copied out
+                    let dst = unsafe { std::slice::from_raw_parts_mut(buf.add(p.at as usize), p.len as usize) };
+                    let src = srcs[staged[p.out]] + p.off;
+                    unsafe { cu::memcpy_dtoh_async(dst, src, stream) }.map_err(|e| dev_err("readback", e))?;
+                }
+                unsafe { cu::event::record(ev, stream) }.map_err(|e| dev_err("readback", e))
+            };
+            let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); staged.len()];
+            for c in 0..fills.len().min(nbuf) {
+                issue(c)?;
+            }
+            for c in 0..fills.len() {
+                let (buf, ev) = st.bufs[c % nbuf];
+                unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("readback", e))?;
+                for p in &fills[c] {
+                    let o = &mut outs[staged[p.out]][p.off as usize..(p.off + p.len) as usize];
+                    // SAFETY: the fill's copies (waited on) wrote these bytes of the
+                    // buffer; threads copy them out so the first-touch faults of the
+                    // destination run in parallel
+                    let src = unsafe { std::slice::from_raw_parts(buf.add(p.at as usize) as *const u8, p.len as usize) };
+                    if crc {
+                        pieces[p.out].push((crate::hostmem::par_copy_crc(o, src), p.len));
+                    } else {
+                        crate::hostmem::par_copy(o, src);
+                    }
+                }
+                if c + nbuf < fills.len() {
+                    issue(c + nbuf)?;
+                }
+            }
             sync(stream)?;
-            return Ok(crc.then(|| crate::hostmem::crc32(out)));
-        }
-        let mut pieces: Vec<(u32, u64)> = Vec::new();
-        let total = out.len();
-        let n = total.div_ceil(STAGE_BYTES);
-        let issue = |k: usize| -> Result<()> {
-            let (buf, ev) = st.bufs[k % 2];
-            let len = STAGE_BYTES.min(total - k * STAGE_BYTES);
-            let dst = unsafe { std::slice::from_raw_parts_mut(buf, len) };
-            unsafe { cu::memcpy_dtoh_async(dst, src + (k * STAGE_BYTES) as u64, stream) }.map_err(|e| dev_err("readback", e))?;
-            unsafe { cu::event::record(ev, stream) }.map_err(|e| dev_err("readback", e))
-        };
-        issue(0)?;
-        for k in 0..n {
-            if k + 1 < n {
-                issue(k + 1)?;
-            }
-            let (buf, ev) = st.bufs[k % 2];
-            unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("readback", e))?;
-            let o = &mut out[k * STAGE_BYTES..];
-            let len = STAGE_BYTES.min(o.len());
-            // SAFETY: the staging buffer holds `len` bytes the copy (waited on) wrote;
-            // threads copy them out so the first-touch faults of `out` run in parallel.
-            let staged = unsafe { std::slice::from_raw_parts(buf as *const u8, len) };
-            if crc {
-                pieces.push((crate::hostmem::par_copy_crc(&mut o[..len], staged), len as u64));
-            } else {
-                crate::hostmem::par_copy(&mut o[..len], staged);
+            for (j, &k) in staged.iter().enumerate() {
+                crcs[k] = crc.then(|| crate::hostmem::crc32_concat(std::mem::take(&mut pieces[j])));
             }
         }
-        sync(stream)?;
-        Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
+        Ok(crcs.into_iter().map(|c| c.unwrap_or(0)).collect())
     }
 
     /// A direct transfer of `len` bytes at `addr` (the caller's memory): each piece
@@ -850,12 +891,13 @@ impl Backend for CudaBackend {
         }
         let ms = run?;
         let mut readbacks = Vec::with_capacity(rec.readbacks.len());
+        let mut srcs = Vec::with_capacity(rec.readbacks.len());
         for s in &rec.readbacks {
-            let p = self.ptr(s)?;
-            let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&st, self.stream, p, &mut v, false)?;
-            readbacks.push(v);
+            srcs.push(self.ptr(s)?);
+            readbacks.push(crate::hostmem::zeroed(s.size as usize)?);
         }
+        let mut outs: Vec<&mut [u8]> = readbacks.iter_mut().map(|v| v.as_mut_slice()).collect();
+        self.download(&st, self.stream, &srcs, &mut outs, false)?;
         Ok(Submission { readbacks, kernel_seconds: Some(ms as f64 * 1e-3) })
     }
 
@@ -875,36 +917,27 @@ impl Backend for CudaBackend {
     }
 
     fn read_buffers(&self, slices: &[BufSlice]) -> Result<Vec<Vec<u8>>> {
+        let srcs = slices.iter().map(|s| self.ptr(s)).collect::<Result<Vec<_>>>()?;
+        let mut out = slices.iter().map(|s| crate::hostmem::zeroed(s.size as usize)).collect::<Result<Vec<_>>>()?;
         let rs = self.read_side()?;
-        let mut out = Vec::with_capacity(slices.len());
-        for s in slices {
-            let p = self.ptr(s)?;
-            let mut v = crate::hostmem::zeroed(s.size as usize)?;
-            self.download(&rs.staging, rs.stream, p, &mut v, false)?;
-            out.push(v);
-        }
+        let mut outs: Vec<&mut [u8]> = out.iter_mut().map(|v| v.as_mut_slice()).collect();
+        self.download(&rs.staging, rs.stream, &srcs, &mut outs, false)?;
         Ok(out)
     }
 
     fn read_into(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<()> {
         super::check_read_into(slices, outs)?;
+        let srcs = slices.iter().map(|s| self.ptr(s)).collect::<Result<Vec<_>>>()?;
         let rs = self.read_side()?;
-        for (s, o) in slices.iter().zip(outs.iter_mut()) {
-            let p = self.ptr(s)?;
-            self.download(&rs.staging, rs.stream, p, o, false)?;
-        }
+        self.download(&rs.staging, rs.stream, &srcs, outs, false)?;
         Ok(())
     }
 
     fn read_into_crc(&self, slices: &[BufSlice], outs: &mut [&mut [u8]]) -> Result<Vec<u32>> {
         super::check_read_into(slices, outs)?;
+        let srcs = slices.iter().map(|s| self.ptr(s)).collect::<Result<Vec<_>>>()?;
         let rs = self.read_side()?;
-        let mut crcs = Vec::with_capacity(outs.len());
-        for (s, o) in slices.iter().zip(outs.iter_mut()) {
-            let p = self.ptr(s)?;
-            crcs.push(self.download(&rs.staging, rs.stream, p, o, true)?.unwrap_or(0));
-        }
-        Ok(crcs)
+        self.download(&rs.staging, rs.stream, &srcs, outs, true)
     }
 
     fn trim_pool(&self) {

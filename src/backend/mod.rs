@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod cuda;
 mod direct;
 mod pool;
+mod staging;
 pub mod wgpu;
 
 use crate::error::{Error, Result};

@@ -100,16 +100,9 @@ pub struct WgpuOptions {
 pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
 /// Uploads of at least this many bytes go through the persistent staging pair.
 const UPLOAD_MIN: u64 = 4 << 20;
-/// Size of each upload staging buffer (one chunk in flight while the next is filled;
-/// `FZWGPU_UPLOAD_CHUNK` changes it for measurements).
-const UPLOAD_CHUNK: u64 = 32 << 20;
-/// Upload staging buffers used in turn (`FZWGPU_UPLOAD_BUFFERS`, 2-8, for measurements).
-const UPLOAD_BUFFERS: usize = 2;
-/// Readbacks of at least this many bytes (in all) go through the download staging pair.
+/// Readbacks of at least this many bytes (in all) go through the download staging.
+/// (The staging buffers' size and count per direction: `super::staging::Shape`.)
 const DOWNLOAD_MIN: u64 = 4 << 20;
-/// Size of each download staging buffer (the device copies into one while the host
-/// copies out of the other).
-const DOWNLOAD_CHUNK: u64 = 32 << 20;
 const PARAMS_STRIDE: u64 = 256;
 use super::direct::{self, IMPORT_MIN};
 
@@ -152,9 +145,10 @@ pub struct WgpuBackend {
     /// Why host-memory staging stopped serving uploads after the backend was created
     /// (its allocation failed at run time); None while it serves or was never used.
     staging_fallback: Mutex<Option<String>>,
-    upload_chunk: u64,
-    upload_buffers: usize,
-    /// Download staging: two persistent MAP_READ buffers of DOWNLOAD_CHUNK bytes.
+    /// The staging buffers' size and count per direction (`FZWGPU_UPLOAD_CHUNK`, ...).
+    shape: super::staging::Shape,
+    /// Download staging: `shape.download_buffers` persistent MAP_READ buffers of
+    /// `shape.download_chunk` bytes.
     downloads: Mutex<Vec<wgpu::Buffer>>,
     ts: Option<Timestamps>,
     lost: Arc<AtomicBool>,
@@ -400,15 +394,7 @@ impl WgpuBackend {
             (None, Some("mapped")) => Err("FZWGPU_UPLOAD_STAGING=mapped".to_string()),
             _ => host_staging::probe(&device),
         };
-        let upload_chunk =
-            crate::envcfg::get("FZWGPU_UPLOAD_CHUNK")?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(UPLOAD_CHUNK);
-        if !(1 << 20..=1 << 30).contains(&upload_chunk) || upload_chunk % 4 != 0 {
-            return Err(Error::config(format!("FZWGPU_UPLOAD_CHUNK={upload_chunk}: want a multiple of 4 from 1M to 1G")));
-        }
-        let upload_buffers = crate::envcfg::number("FZWGPU_UPLOAD_BUFFERS")?.unwrap_or(UPLOAD_BUFFERS as u64);
-        if !(2..=8).contains(&upload_buffers) {
-            return Err(Error::config(format!("FZWGPU_UPLOAD_BUFFERS={upload_buffers}: want 2 to 8")));
-        }
+        let shape = super::staging::Shape::from_env()?;
         let mut upload_staging = match &host_staging {
             Ok(d) => d.clone(),
             Err(why) => format!("mapped buffers ({why})"),
@@ -449,8 +435,7 @@ impl WgpuBackend {
             uploads: Mutex::new(Vec::new()),
             host_staging: AtomicBool::new(host_staging.is_ok()),
             staging_fallback: Mutex::new(None),
-            upload_chunk,
-            upload_buffers: upload_buffers as usize,
+            shape,
             downloads: Mutex::new(Vec::new()),
             ts,
             lost,
@@ -843,8 +828,8 @@ impl WgpuBackend {
         self.check_alive()?;
         let _q = self.queue_lock.lock().map_err(|_| Error::Device("queue lock poisoned".into()))?;
         let mut up = self.uploads.lock().map_err(|_| Error::Device("upload staging poisoned".into()))?;
-        let chunk_bytes = self.upload_chunk;
-        while up.len() < self.upload_buffers {
+        let chunk_bytes = self.shape.upload_chunk;
+        while up.len() < self.shape.upload_buffers {
             let k = self.allocs.fetch_add(1, Ordering::SeqCst);
             if self.fail_allocs_after.is_some_and(|n| k >= n) {
                 return Err(Error::OutOfMemory(format!("upload staging: injected failure (allocation {k})")));
@@ -956,44 +941,26 @@ impl WgpuBackend {
         result
     }
 
-    /// Large readbacks through two persistent mapped staging buffers: the slices are cut
-    /// into chunks of DOWNLOAD_CHUNK bytes; while the host copies one chunk out of its
-    /// staging buffer (several threads: the copy also faults in the fresh destination
-    /// pages), the device copies the next into the other. Each slice's bytes land in
-    /// the matching `outs` vector (resized to the slice's size).
-    /// Read windows through the staging pair into `outs`; with `crcs`, each piece's
-    /// CRC and length are appended to its destination's list (in order) as it is copied.
+    /// Large readbacks through persistent mapped staging buffers used in turn
+    /// (`shape.download_buffers` of `shape.download_chunk` bytes): the slices are cut
+    /// into pieces packed into buffer fills (`staging::pack`); while the host copies
+    /// one fill out of its buffer (several threads: the copy also faults in the fresh
+    /// destination pages), the device copies the next fills into the others. Each
+    /// slice's bytes land in the matching `outs` window; with `crcs`, each piece's CRC
+    /// and length are appended to its destination's list (in order) as it is copied.
     fn download_staged(&self, slices: &[BufSlice], outs: &mut [&mut [u8]], mut crcs: Option<&mut [Vec<(u32, u64)>]>) -> Result<()> {
         let mut down = self.downloads.lock().map_err(|_| Error::Device("download staging poisoned".into()))?;
-        while down.len() < 2 {
-            let b = self.alloc_raw(DOWNLOAD_CHUNK, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.download")?;
+        let (chunk, nbuf) = (self.shape.download_chunk, self.shape.download_buffers);
+        while down.len() < nbuf {
+            let b = self.alloc_raw(chunk, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST, "fzwgpu.download")?;
             down.push(b);
         }
-        // chunks: pieces (slice index, offset in the slice, bytes, offset in staging);
-        // copies are whole 4-byte words, the host keeps the first outs[k].len() bytes
-        let mut chunks: Vec<Vec<(usize, u64, u64, u64)>> = Vec::new();
-        let mut cur: Vec<(usize, u64, u64, u64)> = Vec::new();
-        let mut fill = 0u64;
         // each source checked and looked up once, as the direct path does
         let srcs = slices.iter().zip(outs.iter()).map(|(s, o)| self.readback_source(s, o.len())).collect::<Result<Vec<_>>>()?;
-        for (k, o) in outs.iter().enumerate() {
-            // whole words: up to 3 bytes past the window, inside the buffer
-            let want = (o.len() as u64).next_multiple_of(4);
-            let mut off = 0u64;
-            while off < want {
-                if fill == DOWNLOAD_CHUNK {
-                    chunks.push(std::mem::take(&mut cur));
-                    fill = 0;
-                }
-                let len = (want - off).min(DOWNLOAD_CHUNK - fill);
-                cur.push((k, off, len, fill));
-                off += len;
-                fill = (fill + len).next_multiple_of(8).min(DOWNLOAD_CHUNK);
-            }
-        }
-        if !cur.is_empty() {
-            chunks.push(cur);
-        }
+        // the buffer fills; copies are whole 4-byte words (up to 3 bytes past the
+        // window, inside the buffer) at 8-byte offsets; the host keeps outs[k].len() bytes
+        let lens: Vec<u64> = outs.iter().map(|o| o.len() as u64).collect();
+        let chunks = super::staging::pack(&lens, chunk, 8, 4);
         type Pending =
             (usize, usize, std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>, wgpu::SubmissionIndex, u64);
         let finish = |p: Pending, outs: &mut [&mut [u8]], crcs: &mut Option<&mut [Vec<(u32, u64)>]>| -> Result<()> {
@@ -1001,7 +968,7 @@ impl WgpuBackend {
             self.wait_map(idx, &rx, "download staging")?.map_err(|e| Error::Device(format!("map_async (read): {e}")))?;
             {
                 let view = down[bi].slice(..used).get_mapped_range().map_err(|e| Error::Device(format!("get_mapped_range: {e}")))?;
-                for &(k, off, len, at) in &chunks[c] {
+                for &super::staging::Piece { out: k, off, len, at } in &chunks[c] {
                     let keep = len.min(outs[k].len() as u64 - off) as usize;
                     let (dst, src) = (&mut outs[k][off as usize..off as usize + keep], &view[at as usize..at as usize + keep]);
                     match crcs {
@@ -1016,13 +983,13 @@ impl WgpuBackend {
         let result = (|| -> Result<()> {
             let mut pending: std::collections::VecDeque<Pending> = std::collections::VecDeque::new();
             for (c, pieces) in chunks.iter().enumerate() {
-                if pending.len() == 2 {
-                    finish(pending.pop_front().expect("two pending"), outs, &mut crcs)?;
+                if pending.len() == nbuf {
+                    finish(pending.pop_front().expect("a fill pending"), outs, &mut crcs)?;
                 }
-                let bi = c % 2;
+                let bi = c % nbuf;
                 let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("fzwgpu.download") });
                 let mut used = 0u64;
-                for &(k, off, len, at) in pieces {
+                for &super::staging::Piece { out: k, off, len, at } in pieces {
                     enc.copy_buffer_to_buffer(&srcs[k], slices[k].offset + off, &down[bi], at, len);
                     used = used.max(at + len);
                 }

@@ -1,0 +1,158 @@
+//! The staged transfers' shape, shared by the GPU backends: how large each staging
+//! buffer is and how many are used in turn, per direction. A staged transfer goes
+//! through these buffers piece by piece: the host fills (or drains) one while the
+//! device copies another, so a transfer of N bytes costs about N at the slower of the
+//! two rates plus one piece at the other (the pipeline's fill and drain). Smaller
+//! pieces shorten that fill and drain, more of them keep more copies queued; both are
+//! measured, not guessed (PERFORMANCE.md), so they are knobs with fixed defaults.
+
+use crate::error::{Error, Result};
+
+/// Bytes of each staging buffer, both directions, unless changed.
+pub(crate) const CHUNK: u64 = 32 << 20;
+/// Staging buffers used in turn, both directions, unless changed.
+pub(crate) const BUFFERS: usize = 2;
+
+/// Staging buffers' size and count per direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub upload_chunk: u64,
+    pub upload_buffers: usize,
+    pub download_chunk: u64,
+    pub download_buffers: usize,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape { upload_chunk: CHUNK, upload_buffers: BUFFERS, download_chunk: CHUNK, download_buffers: BUFFERS }
+    }
+}
+
+impl Shape {
+    /// The defaults, changed by `FZWGPU_UPLOAD_CHUNK`, `FZWGPU_UPLOAD_BUFFERS`,
+    /// `FZWGPU_DOWNLOAD_CHUNK` and `FZWGPU_DOWNLOAD_BUFFERS` (measurements): sizes a
+    /// multiple of 64K from 1M to 1G, counts 2 to 8.
+    pub(crate) fn from_env() -> Result<Self> {
+        let d = Shape::default();
+        Ok(Shape {
+            upload_chunk: chunk("FZWGPU_UPLOAD_CHUNK", d.upload_chunk)?,
+            upload_buffers: count("FZWGPU_UPLOAD_BUFFERS", d.upload_buffers)?,
+            download_chunk: chunk("FZWGPU_DOWNLOAD_CHUNK", d.download_chunk)?,
+            download_buffers: count("FZWGPU_DOWNLOAD_BUFFERS", d.download_buffers)?,
+        })
+    }
+}
+
+fn chunk(var: &str, default: u64) -> Result<u64> {
+    check_chunk(var, crate::envcfg::get(var)?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(default))
+}
+
+fn check_chunk(var: &str, v: u64) -> Result<u64> {
+    if !(1 << 20..=1 << 30).contains(&v) || !v.is_multiple_of(64 << 10) {
+        return Err(Error::config(format!("{var}={v}: want a multiple of 64K from 1M to 1G")));
+    }
+    Ok(v)
+}
+
+fn count(var: &str, default: usize) -> Result<usize> {
+    check_count(var, crate::envcfg::number(var)?.unwrap_or(default as u64))
+}
+
+fn check_count(var: &str, v: u64) -> Result<usize> {
+    if !(2..=8).contains(&v) {
+        return Err(Error::config(format!("{var}={v}: want 2 to 8")));
+    }
+    Ok(v as usize)
+}
+
+/// One piece of a packed readback: destination `out`, `len` bytes from offset `off`
+/// of its source, at byte `at` of a staging buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Piece {
+    pub out: usize,
+    pub off: u64,
+    pub len: u64,
+    pub at: u64,
+}
+
+/// A readback of windows of `lens[k]` bytes cut into pieces packed into staging
+/// buffers of `chunk` bytes: one list of pieces per buffer fill, in order, each
+/// window's pieces in order; a piece starts at a multiple of `align` bytes (a power of
+/// two) of its buffer, and each window's length is first rounded up to `round` bytes
+/// (a power of two: whole words where the copy engine wants them; the host keeps
+/// only the window's own bytes).
+pub(crate) fn pack(lens: &[u64], chunk: u64, align: u64, round: u64) -> Vec<Vec<Piece>> {
+    let mut fills: Vec<Vec<Piece>> = Vec::new();
+    let mut cur: Vec<Piece> = Vec::new();
+    let mut fill = 0u64;
+    for (k, &l) in lens.iter().enumerate() {
+        let want = l.next_multiple_of(round);
+        let mut off = 0u64;
+        while off < want {
+            if fill >= chunk {
+                fills.push(std::mem::take(&mut cur));
+                fill = 0;
+            }
+            let len = (want - off).min(chunk - fill);
+            cur.push(Piece { out: k, off, len, at: fill });
+            off += len;
+            fill = (fill + len).next_multiple_of(align).min(chunk);
+        }
+    }
+    if !cur.is_empty() {
+        fills.push(cur);
+    }
+    fills
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_covers_each_window_once_in_order_inside_its_buffer() {
+        let cases: &[(&[u64], u64)] = &[
+            (&[], 1 << 20),
+            (&[0, 0], 1 << 20),
+            (&[5, 3 << 20, 7, 1 << 20, 0, (1 << 20) + 1], 1 << 20),
+            (&[(4 << 20) + 12], 1 << 20),
+            (&[1, 2, 3, 4, 5, 6, 7, 8, 9], 64),
+        ];
+        for &(lens, chunk) in cases {
+            for (align, round) in [(8u64, 4u64), (64, 1), (1, 1)] {
+                let fills = pack(lens, chunk, align, round);
+                let mut next = vec![0u64; lens.len()];
+                let mut last_out = 0usize;
+                for f in &fills {
+                    assert!(!f.is_empty());
+                    let mut end = 0u64;
+                    for p in f {
+                        assert!(p.len > 0 && p.at % align == 0 && p.at >= end && p.at + p.len <= chunk, "{p:?}");
+                        assert_eq!(p.off, next[p.out], "{lens:?} {p:?}");
+                        assert!(p.out >= last_out);
+                        last_out = p.out;
+                        next[p.out] += p.len;
+                        end = p.at + p.len;
+                    }
+                }
+                for (k, &l) in lens.iter().enumerate() {
+                    assert_eq!(next[k], l.next_multiple_of(round), "{lens:?} window {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shape_rejects_out_of_range_values() {
+        let d = Shape::default();
+        assert_eq!(check_chunk("X", d.upload_chunk).unwrap(), d.upload_chunk);
+        assert_eq!(check_count("X", d.download_buffers as u64).unwrap(), d.download_buffers);
+        for bad in [0, 4, (1 << 20) - (64 << 10), (1 << 20) + 4, (1 << 30) + (64 << 10)] {
+            assert!(check_chunk("X", bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_chunk("X", (1 << 20) + (64 << 10)).unwrap(), (1 << 20) + (64 << 10));
+        for bad in [0, 1, 9] {
+            assert!(check_count("X", bad).is_err(), "{bad}");
+        }
+    }
+}
