@@ -77,8 +77,8 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_IMPORT_PIECE", Accepts::Size, "direct transfers' import piece, a multiple of 64K up to 1G (default 64M; measurements)"),
     ("FZWGPU_UPLOAD_CHUNK", Accepts::Size, "upload staging buffer size (wgpu and CUDA), a multiple of 64K from 1M to 1G (default 32M; measurements)"),
     ("FZWGPU_UPLOAD_BUFFERS", Accepts::Positive, "upload staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; measurements)"),
-    ("FZWGPU_DOWNLOAD_CHUNK", Accepts::Size, "readback staging buffer size (wgpu and CUDA), a multiple of 64K from 1M to 1G (default 32M; measurements)"),
-    ("FZWGPU_DOWNLOAD_BUFFERS", Accepts::Positive, "readback staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; measurements)"),
+    ("FZWGPU_DOWNLOAD_CHUNK", Accepts::Size, "readback staging buffer size (wgpu and CUDA), a multiple of 64K from 1M to 1G (default 32M; CUDA 8M; measurements)"),
+    ("FZWGPU_DOWNLOAD_BUFFERS", Accepts::Positive, "readback staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; CUDA 4; measurements)"),
     (
         "FZWGPU_OVERLAP",
         Accepts::Choice(&["on", "upload", "off"]),

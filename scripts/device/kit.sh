@@ -59,7 +59,8 @@ for kv in "b:${KIT_B:-}" "c:${KIT_C:-}" "d:${KIT_D:-}" "e:${KIT_E:-}"; do
     cp target/release/vkstats "$stage/vkstats-$suf"
     git apply -R "$what"; trap - EXIT
   else
-    cur=$(git rev-parse --abbrev-ref HEAD); git checkout -q "$what"
+    # back to the branch, or to the commit where HEAD was detached (a worktree)
+    cur=$(git symbolic-ref -q --short HEAD || git rev-parse HEAD); git checkout -q "$what"
     cargo build --release --features cuda 2>&1 | tail -1; cp target/release/fzwgpu "$stage/fzwgpu-$suf"
     git checkout -q "$cur"
   fi

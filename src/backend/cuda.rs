@@ -378,7 +378,7 @@ impl CudaBackend {
             Some(c) => c,
             None => CudaOptions::from_env(),
         };
-        let shape = super::staging::Shape::from_env()?;
+        let shape = super::staging::Shape::from_env(super::staging::Shape::CUDA)?;
         let reads = ReadSide {
             stream: cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev_err("read stream", e))?,
             after: cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev_err("event", e))?,

@@ -432,13 +432,16 @@ impl SzxStage {
         const SPAN: u64 = 1 << 16;
         let cost_of = |inf: u32, len: u32| if f64v { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
         // the cost of a whole block by its meta entry (type | width << 8), u32::MAX for
-        // an entry no encoder writes; the last block may be shorter (computed apart)
+        // an entry no encoder writes; the last block may be shorter (computed apart).
+        // (A 4 KiB table, types past BT_RAW folded into one row, scanned slower on 2
+        // cores: the index's arithmetic costs more than the 256 KiB table's misses.)
+        let slot = |inf: u32| inf as usize;
         let mut full = vec![u32::MAX; 1 << 16];
-        full[BT_CONST as usize] = cost_of(BT_CONST, g.bs as u32);
-        full[BT_RAW as usize] = cost_of(BT_RAW, g.bs as u32);
+        full[slot(BT_CONST)] = cost_of(BT_CONST, g.bs as u32);
+        full[slot(BT_RAW)] = cost_of(BT_RAW, g.bs as u32);
         if !exact {
             for w in 0..=maxw {
-                full[(BT_QUANT | w << 8) as usize] = cost_of(BT_QUANT | w << 8, g.bs as u32);
+                full[slot(BT_QUANT | w << 8)] = cost_of(BT_QUANT | w << 8, g.bs as u32);
             }
         }
         let full = &full;
@@ -453,22 +456,47 @@ impl SzxStage {
                     let k = lo / g.cb;
                     let end = hi.min((k + 1) * g.cb);
                     let mut words = 0u64;
-                    for b in lo..end {
-                        let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
-                        let mut c = full[inf as usize];
-                        if c != u32::MAX && b + 1 == g.nb {
-                            c = cost_of(inf, (g.n - b * g.bs) as u32);
+                    let entry = |b: u64| u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
+                    let bad_entry = |b: u64| {
+                        let inf = entry(b);
+                        Error::corrupt(format!("SZx block {b}: bad meta entry type {} width {}", inf & 0xff, inf >> 8))
+                    };
+                    // every block but the field's last, without branches (a bad entry,
+                    // u32::MAX in the table, is looked for again for its message): on
+                    // 2 cores this took the scan from 2.7 to ns per block
+                    let body = end.min(g.nb - 1);
+                    if lo < body {
+                        let (mut bad, mut nconst, mut nquant) = (false, 0u64, 0u64);
+                        for e in meta[2 * lo as usize..2 * body as usize].chunks_exact(2) {
+                            let inf = u16::from_le_bytes([e[0], e[1]]) as u32;
+                            let c = full[slot(inf)];
+                            bad |= c == u32::MAX;
+                            words += c as u64;
+                            let t = inf & 0xff;
+                            nconst += (t == BT_CONST) as u64;
+                            nquant += (t == BT_QUANT) as u64;
                         }
-                        if c == u32::MAX {
-                            let (t, w) = (inf & 0xff, inf >> 8);
-                            return Err(Error::corrupt(format!("SZx block {b}: bad meta entry type {t} width {w}")));
+                        if bad {
+                            let b = (lo..body).find(|&b| full[slot(entry(b))] == u32::MAX).unwrap_or(lo);
+                            return Err(bad_entry(b));
                         }
+                        st.constant += nconst;
+                        st.quantized += nquant;
+                        st.raw += body - lo - nconst - nquant;
+                    }
+                    // the field's last block (maybe shorter: its cost by its length)
+                    if end == g.nb {
+                        let b = g.nb - 1;
+                        let inf = entry(b);
+                        if full[slot(inf)] == u32::MAX {
+                            return Err(bad_entry(b));
+                        }
+                        words += cost_of(inf, (g.n - b * g.bs) as u32) as u64;
                         match inf & 0xff {
                             BT_CONST => st.constant += 1,
                             BT_QUANT => st.quantized += 1,
                             _ => st.raw += 1,
                         }
-                        words += c as u64;
                     }
                     per_chunk[k as usize] += words;
                     lo = end;
@@ -696,3 +724,80 @@ impl Stage for SzxStage {
 }
 
 const _: () = assert!(CONFIG_BYTES <= MAX_CONFIG_BYTES);
+
+#[cfg(test)]
+mod scan_meta_tests {
+    use super::*;
+
+    /// scan_meta against a one-block-at-a-time reference: per-chunk words, the counts,
+    /// and the first bad entry, on random metadata with a short last block, chunks of
+    /// several sizes (runs crossing the scan's spans of 2^16 blocks) and bad entries.
+    #[test]
+    fn scan_meta_matches_a_block_by_block_reference() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for (dtype, maxw) in [(DataType::F32, f32::MAXW), (DataType::F64, f64::MAXW)] {
+            let st = SzxStage::new(SzxConfig { dtype, ..SzxConfig::default() }).unwrap();
+            let cost_of =
+                |inf: u32, len: u32| if dtype == DataType::F64 { block_cost::<f64>(inf, len) } else { block_cost::<f32>(inf, len) };
+            for (n, bs, cb, exact) in
+                [(1u64, 128u64, 1u64, false), (1000, 7, 30, false), (200_000 * 64 + 5, 64, 70_001, false), (300_000, 128, 600, true)]
+            {
+                let nb = n.div_ceil(bs);
+                let nchunks = nb.div_ceil(cb);
+                let g = Geo { n, bs, nb, cb, nchunks, meta_bytes: 2 };
+                let valid = |inf: u32| match (inf & 0xff, inf >> 8) {
+                    (BT_CONST, 0) | (BT_RAW, 0) => true,
+                    (BT_QUANT, w) => !exact && w <= maxw,
+                    _ => false,
+                };
+                for bad_at in [None, Some(nb - 1), Some(nb / 2), Some(0)] {
+                    let mut meta = vec![0u8; g.meta_pad() as usize];
+                    for b in 0..nb {
+                        let inf = match next() % 4 {
+                            0 => BT_CONST,
+                            1 => BT_RAW,
+                            _ if exact => BT_RAW,
+                            _ => BT_QUANT | ((next() % (maxw as u64 + 1)) as u32) << 8,
+                        };
+                        let inf = if bad_at == Some(b) {
+                            [3u32, BT_CONST | 1 << 8, BT_QUANT | (maxw + 1) << 8][(next() % 3) as usize]
+                        } else {
+                            inf
+                        };
+                        meta[2 * b as usize..2 * b as usize + 2].copy_from_slice(&(inf as u16).to_le_bytes());
+                    }
+                    let mut words = vec![0u64; nchunks as usize];
+                    let mut want = SzxStats::default();
+                    let mut first_bad = None;
+                    for b in 0..nb {
+                        let inf = u16::from_le_bytes([meta[2 * b as usize], meta[2 * b as usize + 1]]) as u32;
+                        if !valid(inf) {
+                            first_bad.get_or_insert(b);
+                            continue;
+                        }
+                        words[(b / cb) as usize] += cost_of(inf, bs.min(n - b * bs) as u32) as u64;
+                        match inf & 0xff {
+                            BT_CONST => want.constant += 1,
+                            BT_QUANT => want.quantized += 1,
+                            _ => want.raw += 1,
+                        }
+                    }
+                    match (st.scan_meta(&g, &meta, exact), first_bad) {
+                        (Ok((w, s)), None) => {
+                            assert_eq!(w, words, "n {n} bs {bs} cb {cb}");
+                            assert_eq!((s.constant, s.quantized, s.raw), (want.constant, want.quantized, want.raw));
+                        }
+                        (Err(e), Some(b)) => assert!(e.to_string().contains(&format!("SZx block {b}:")), "{e} (want block {b})"),
+                        (r, b) => panic!("n {n} bs {bs} cb {cb}: {:?} against first bad {b:?}", r.map(|x| x.1)),
+                    }
+                }
+            }
+        }
+    }
+}

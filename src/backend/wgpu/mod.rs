@@ -394,7 +394,7 @@ impl WgpuBackend {
             (None, Some("mapped")) => Err("FZWGPU_UPLOAD_STAGING=mapped".to_string()),
             _ => host_staging::probe(&device),
         };
-        let shape = super::staging::Shape::from_env()?;
+        let shape = super::staging::Shape::from_env(super::staging::Shape::WGPU)?;
         let mut upload_staging = match &host_staging {
             Ok(d) => d.clone(),
             Err(why) => format!("mapped buffers ({why})"),

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Round 41, call c (same kit as r41b: main at 6588d78, fzwgpu-b = 91d9538). r41b found
+# CUDA's readbacks faster with 8M x 4 download staging (plain readback into touched
+# memory 52.4 / 52.9 GB/s against 36.4 / 41.7 at 32M x 2; decompress_into 38.9 / 38.1
+# against 35.1 / 33.1; compress_into's archive download 3.26 / 3.75 ms against 4.19 /
+# 4.41). Before making it CUDA's default: more runs and the neighbouring shapes.
+# 1. CUDA, end to end szx (1 GiB 2-D, --replays 1): def / d8x4 / d4x4 / d16x4 / d8x8 /
+#    d16x2 / u8x4 (upload only), then def / d8x4 twice more
+# 2. Vulkan: def / d8x4 twice
+# 3. on an H200 only: main's kernel table (next-r41a.sh's step 1) in what is left
+source .device/setup.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+one() { # label backend binary env...
+  local l=$1 be=$2 bin=$3; shift 3
+  rm -f /tmp/one.jsonl
+  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | grep -E "^sz" | cut -c1-160 | sed "s/^/$l $be: /"
+  [ -f /tmp/one.jsonl ] && python3 -c "
+import json,sys
+for line in open('/tmp/one.jsonl'):
+    r=json.loads(line); r['shape']='$l'; print(json.dumps(r))" >> $OUT/r41c-e2e.jsonl
+}
+d() { echo FZWGPU_DOWNLOAD_CHUNK=$1 FZWGPU_DOWNLOAD_BUFFERS=$2; }
+L=${L:-330}
+left $L && one def cuda fzwgpu
+left $L && one d8x4 cuda fzwgpu $(d 8M 4)
+left $L && one d4x4 cuda fzwgpu $(d 4M 4)
+left $L && one d16x4 cuda fzwgpu $(d 16M 4)
+left $L && one d8x8 cuda fzwgpu $(d 8M 8)
+left $L && one d16x2 cuda fzwgpu $(d 16M 2)
+left $L && one u8x4 cuda fzwgpu FZWGPU_UPLOAD_CHUNK=8M FZWGPU_UPLOAD_BUFFERS=4
+for r in 1 2; do
+  left $L && one def cuda fzwgpu
+  left $L && one d8x4 cuda fzwgpu $(d 8M 4)
+done
+for r in 1 2; do
+  left $L && one def wgpu fzwgpu
+  left $L && one d8x4 wgpu fzwgpu $(d 8M 4)
+done
+python3 - <<'PY'
+import json,collections,os
+rows=collections.defaultdict(list)
+for line in open(os.environ['OUT']+'/r41c-e2e.jsonl'):
+    r=json.loads(line); rows[(r['backend'],r['shape'])].append(r)
+for (be,sh),rs in sorted(rows.items()):
+    f=lambda k: ' '.join('%.1f'%r[k] for r in rs)
+    ms=lambda d,k: ' '.join('%.2f'%(1e3*r[d][k]) for r in rs)
+    print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl {ms('compress_into_phases_s','download')} | c_up {ms('compress_into_phases_s','upload')} | d_up {ms('decompress_into_phases_s','upload')} | d_dl {ms('decompress_into_phases_s','download')}")
+PY
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then kernel_table r41c-table 560; fi
+echo "total $(( $(date +%s) - T0 )) s"
