@@ -5,9 +5,10 @@
 # against 35.1 / 33.1; compress_into's archive download 3.26 / 3.75 ms against 4.19 /
 # 4.41). Before making it CUDA's default: more runs and the neighbouring shapes.
 # 1. CUDA, end to end szx (1 GiB 2-D, --replays 1): def / d8x4 / d4x4 / d16x4 / d8x8 /
-#    d16x2 / u8x4 (upload only), then def / d8x4 twice more
+#    d16x2 / u8x4 (upload only), then def / d8x4 twice more, then FZWGPU_OVERLAP=on at
+#    d8x4 twice
 # 2. Vulkan: def / d8x4 twice
-# 3. on an H200 only: main's kernel table (next-r41a.sh's step 1) in what is left
+# 0. on an H200 only, first: main's kernel table (next-r41a.sh's step 1) for 300 s
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 one() { # label backend binary env...
@@ -21,6 +22,8 @@ for line in open('/tmp/one.jsonl'):
 }
 d() { echo FZWGPU_DOWNLOAD_CHUNK=$1 FZWGPU_DOWNLOAD_BUFFERS=$2; }
 L=${L:-330}
+# on an H200 (none came since round 26) main's kernel table comes first
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then kernel_table r41c-table 300; L=540; fi
 left $L && one def cuda fzwgpu
 left $L && one d8x4 cuda fzwgpu $(d 8M 4)
 left $L && one d4x4 cuda fzwgpu $(d 4M 4)
@@ -32,6 +35,10 @@ for r in 1 2; do
   left $L && one def cuda fzwgpu
   left $L && one d8x4 cuda fzwgpu $(d 8M 4)
 done
+# decompression overlapped by chunks (FZWGPU_OVERLAP=on: payload chunks uploaded,
+# decoded and read back while the next uploads; round 38 measured it slower at 32M x 2)
+left $L && one ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
+left $L && one ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
 for r in 1 2; do
   left $L && one def wgpu fzwgpu
   left $L && one d8x4 wgpu fzwgpu $(d 8M 4)
@@ -46,5 +53,4 @@ for (be,sh),rs in sorted(rows.items()):
     ms=lambda d,k: ' '.join('%.2f'%(1e3*r[d][k]) for r in rs)
     print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl {ms('compress_into_phases_s','download')} | c_up {ms('compress_into_phases_s','upload')} | d_up {ms('decompress_into_phases_s','upload')} | d_dl {ms('decompress_into_phases_s','download')}")
 PY
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then kernel_table r41c-table 560; fi
 echo "total $(( $(date +%s) - T0 )) s"
