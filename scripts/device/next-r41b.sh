@@ -20,32 +20,13 @@ for spec in "default:" "small:FZWGPU_DOWNLOAD_CHUNK=1M FZWGPU_DOWNLOAD_BUFFERS=5
     echo "$r" | grep -E "FAILED|panicked" | head -5
   done
 done
-one() { # label backend binary env...
-  local l=$1 be=$2 bin=$3; shift 3
-  rm -f /tmp/one.jsonl
-  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-230 | sed "s/^/$l $be: /"
-  [ -f /tmp/one.jsonl ] && python3 -c "
-import json,sys
-for line in open('/tmp/one.jsonl'):
-    r=json.loads(line); r['shape']='$l'; print(json.dumps(r))" >> $OUT/r41b-e2e.jsonl
-}
 round() { # backend
-  left 540 && one old $1 fzwgpu-b
-  left 540 && one def $1 fzwgpu
-  left 540 && one d8x4 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=8M FZWGPU_DOWNLOAD_BUFFERS=4
-  left 540 && one ud8x4 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=8M FZWGPU_DOWNLOAD_BUFFERS=4 FZWGPU_UPLOAD_CHUNK=8M FZWGPU_UPLOAD_BUFFERS=4
-  left 540 && one ud4x8 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=4M FZWGPU_DOWNLOAD_BUFFERS=8 FZWGPU_UPLOAD_CHUNK=4M FZWGPU_UPLOAD_BUFFERS=8
+  left 540 && e2e_shape r41b old $1 fzwgpu-b
+  left 540 && e2e_shape r41b def $1 fzwgpu
+  left 540 && e2e_shape r41b d8x4 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=8M FZWGPU_DOWNLOAD_BUFFERS=4
+  left 540 && e2e_shape r41b ud8x4 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=8M FZWGPU_DOWNLOAD_BUFFERS=4 FZWGPU_UPLOAD_CHUNK=8M FZWGPU_UPLOAD_BUFFERS=4
+  left 540 && e2e_shape r41b ud4x8 $1 fzwgpu FZWGPU_DOWNLOAD_CHUNK=4M FZWGPU_DOWNLOAD_BUFFERS=8 FZWGPU_UPLOAD_CHUNK=4M FZWGPU_UPLOAD_BUFFERS=8
 }
 round cuda; round cuda; round wgpu
-python3 - <<'PY'
-import json,collections,os
-p=os.environ['OUT']+'/r41b-e2e.jsonl'
-rows=collections.defaultdict(list)
-for line in open(p):
-    r=json.loads(line)
-    rows[(r['backend'],r['shape'])].append(r)
-for (be,sh),rs in sorted(rows.items()):
-    f=lambda k: ' '.join('%.1f'%r[k] for r in rs)
-    print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl_ms "+' '.join('%.2f'%(1e3*r['compress_into_phases_s']['download']) for r in rs)+" | d_up_ms "+' '.join('%.2f'%(1e3*r['decompress_into_phases_s']['upload']) for r in rs))
-PY
+shape_summary r41b
 echo "total $(( $(date +%s) - T0 )) s"

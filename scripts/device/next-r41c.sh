@@ -11,46 +11,28 @@
 # 0. on an H200 only, first: main's kernel table (next-r41a.sh's step 1) for 300 s
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-one() { # label backend binary env...
-  local l=$1 be=$2 bin=$3; shift 3
-  rm -f /tmp/one.jsonl
-  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | grep -E "^sz" | cut -c1-160 | sed "s/^/$l $be: /"
-  [ -f /tmp/one.jsonl ] && python3 -c "
-import json,sys
-for line in open('/tmp/one.jsonl'):
-    r=json.loads(line); r['shape']='$l'; print(json.dumps(r))" >> $OUT/r41c-e2e.jsonl
-}
 d() { echo FZWGPU_DOWNLOAD_CHUNK=$1 FZWGPU_DOWNLOAD_BUFFERS=$2; }
 L=${L:-330}
 # on an H200 (none came since round 26) main's kernel table comes first
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then kernel_table r41c-table 300; L=540; fi
-left $L && one def cuda fzwgpu
-left $L && one d8x4 cuda fzwgpu $(d 8M 4)
-left $L && one d4x4 cuda fzwgpu $(d 4M 4)
-left $L && one d16x4 cuda fzwgpu $(d 16M 4)
-left $L && one d8x8 cuda fzwgpu $(d 8M 8)
-left $L && one d16x2 cuda fzwgpu $(d 16M 2)
-left $L && one u8x4 cuda fzwgpu FZWGPU_UPLOAD_CHUNK=8M FZWGPU_UPLOAD_BUFFERS=4
+left $L && e2e_shape r41c def cuda fzwgpu
+left $L && e2e_shape r41c d8x4 cuda fzwgpu $(d 8M 4)
+left $L && e2e_shape r41c d4x4 cuda fzwgpu $(d 4M 4)
+left $L && e2e_shape r41c d16x4 cuda fzwgpu $(d 16M 4)
+left $L && e2e_shape r41c d8x8 cuda fzwgpu $(d 8M 8)
+left $L && e2e_shape r41c d16x2 cuda fzwgpu $(d 16M 2)
+left $L && e2e_shape r41c u8x4 cuda fzwgpu FZWGPU_UPLOAD_CHUNK=8M FZWGPU_UPLOAD_BUFFERS=4
 for r in 1 2; do
-  left $L && one def cuda fzwgpu
-  left $L && one d8x4 cuda fzwgpu $(d 8M 4)
+  left $L && e2e_shape r41c def cuda fzwgpu
+  left $L && e2e_shape r41c d8x4 cuda fzwgpu $(d 8M 4)
 done
 # decompression overlapped by chunks (FZWGPU_OVERLAP=on: payload chunks uploaded,
 # decoded and read back while the next uploads; round 38 measured it slower at 32M x 2)
-left $L && one ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
-left $L && one ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
+left $L && e2e_shape r41c ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
+left $L && e2e_shape r41c ov-d8x4 cuda fzwgpu $(d 8M 4) FZWGPU_OVERLAP=on
 for r in 1 2; do
-  left $L && one def wgpu fzwgpu
-  left $L && one d8x4 wgpu fzwgpu $(d 8M 4)
+  left $L && e2e_shape r41c def wgpu fzwgpu
+  left $L && e2e_shape r41c d8x4 wgpu fzwgpu $(d 8M 4)
 done
-python3 - <<'PY'
-import json,collections,os
-rows=collections.defaultdict(list)
-for line in open(os.environ['OUT']+'/r41c-e2e.jsonl'):
-    r=json.loads(line); rows[(r['backend'],r['shape'])].append(r)
-for (be,sh),rs in sorted(rows.items()):
-    f=lambda k: ' '.join('%.1f'%r[k] for r in rs)
-    ms=lambda d,k: ' '.join('%.2f'%(1e3*r[d][k]) for r in rs)
-    print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl {ms('compress_into_phases_s','download')} | c_up {ms('compress_into_phases_s','upload')} | d_up {ms('decompress_into_phases_s','upload')} | d_dl {ms('decompress_into_phases_s','download')}")
-PY
+shape_summary r41c
 echo "total $(( $(date +%s) - T0 )) s"

@@ -138,3 +138,29 @@ szx_ab() {
   for x in fzwgpu fzwgpu-b; do left 500 || break; prof "$x wgpu 2-D szx" $x --backend wgpu --size 1G --fields smooth --presets szx; done
   for x in fzwgpu fzwgpu-b; do left 530 || break; prof "$x wgpu tiled szx" $x --backend wgpu --size 256M --fields tiled --presets szx; done
 }
+# e2e_shape TAG LABEL BACKEND BINARY [VAR=VALUE...]: end to end szx on the 1 GiB 2-D
+# field (--replays 1) with the variables set, its line printed with LABEL, its JSON
+# records tagged "shape": LABEL appended to $OUT/TAG-e2e.jsonl (round 41's A/B runs)
+e2e_shape() {
+  local t=$1 l=$2 be=$3 bin=$4; shift 4
+  rm -f /tmp/one.jsonl
+  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-230 | sed "s/^/$l $be: /"
+  [ -f /tmp/one.jsonl ] && python3 -c "
+import json
+for line in open('/tmp/one.jsonl'):
+    r=json.loads(line); r['shape']='$l'; print(json.dumps(r))" >> $OUT/$t-e2e.jsonl
+}
+# shape_summary TAG: per backend and shape, the copies, compress_into / decompress_into
+# (GB/s and % of the run's copy) and their transfer phases (ms) from $OUT/TAG-e2e.jsonl
+shape_summary() {
+  python3 - "$OUT/$1-e2e.jsonl" <<'PY'
+import json,collections,sys
+rows=collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    r=json.loads(line); rows[(r['backend'],r['shape'])].append(r)
+for (be,sh),rs in sorted(rows.items()):
+    f=lambda k: ' '.join('%.1f'%r[k] for r in rs)
+    ms=lambda d,k: ' '.join('%.2f'%(1e3*r[d][k]) for r in rs)
+    print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl {ms('compress_into_phases_s','download')} | c_up {ms('compress_into_phases_s','upload')} | d_up {ms('decompress_into_phases_s','upload')} | d_dl {ms('decompress_into_phases_s','download')}")
+PY
+}
