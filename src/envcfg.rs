@@ -80,6 +80,11 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_DOWNLOAD_CHUNK", Accepts::Size, "readback staging buffer size (wgpu and CUDA), a multiple of 64K from 1M to 1G (default 32M; CUDA 8M; measurements)"),
     ("FZWGPU_DOWNLOAD_BUFFERS", Accepts::Positive, "readback staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; CUDA 4; measurements)"),
     (
+        "FZWGPU_HASH_ON_UPLOAD",
+        Accepts::Choice(ON_OFF),
+        "decompression hashes the archive's payload in the upload's copy threads (on) or on a thread beside the upload (off); default per backend: wgpu on, CUDA off (measurements)",
+    ),
+    (
         "FZWGPU_OVERLAP",
         Accepts::Choice(&["on", "upload", "off"]),
         "overlapped transfers for one-SZx-stage pipelines (default off: slower on an H100; upload: compression reads back at the end)",

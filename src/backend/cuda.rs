@@ -404,7 +404,7 @@ impl CudaBackend {
             coalesce,
             software: false,
             upload_staging: "pinned host memory".into(),
-            hash_on_upload: false,
+            hash_on_upload: super::staging::hash_on_upload(false)?,
         };
         let (host_import, import_piece) = direct::config(opts.host_import, opts.import_piece)?;
         let mut info = info;
@@ -549,22 +549,26 @@ impl CudaBackend {
         Ok(())
     }
 
-    /// Copy host bytes to device memory through the staging pair (the caller holds
-    /// the run lock: `st`), then wait.
-    fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8]) -> Result<()> {
+    /// Copy host bytes to device memory through the staging buffers (the caller holds
+    /// the run lock: `st`), then wait. With `crc`, returns the CRC-32 of `data`, each
+    /// staged piece hashed by the threads that copy it (while it is in their caches).
+    fn upload(&self, st: &Staging, dst: sys::CUdeviceptr, data: &[u8], crc: bool) -> Result<Option<u32>> {
+        let whole = |data: &[u8]| crc.then(|| crate::hostmem::crc32(data));
         if self.host_import && data.len() as u64 >= IMPORT_MIN {
             match self.direct(data.as_ptr() as usize, data.len(), self.stream, |at, n| {
                 // SAFETY: `data` is borrowed until the stream is synchronized below
                 unsafe { cu::memcpy_htod_async(dst + at as u64, &data[at..at + n], self.stream) }.map_err(|e| dev_err("upload", e))
             })? {
-                Ok(()) => return Ok(()),
+                Ok(()) => return Ok(whole(data)),
                 Err(why) => self.import_fallback.note(why),
             }
         }
         if st.bufs.len() < 2 || data.len() < (1 << 20) {
             unsafe { cu::memcpy_htod_async(dst, data, self.stream) }.map_err(|e| dev_err("upload", e))?;
-            return self.sync();
+            self.sync()?;
+            return Ok(whole(data));
         }
+        let mut pieces: Vec<(u32, u64)> = Vec::new();
         let nbuf = st.bufs.len();
         for (k, chunk) in data.chunks(st.bytes).enumerate() {
             let (buf, ev) = st.bufs[k % nbuf];
@@ -575,14 +579,19 @@ impl CudaBackend {
             // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
                 let s = std::slice::from_raw_parts_mut(buf, chunk.len());
-                crate::hostmem::par_copy(s, chunk);
+                if crc {
+                    pieces.push((crate::hostmem::par_copy_crc(s, chunk), chunk.len() as u64));
+                } else {
+                    crate::hostmem::par_copy(s, chunk);
+                }
                 &*s
             };
             let at = dst + (k * st.bytes) as u64;
             unsafe { cu::memcpy_htod_async(at, staged, self.stream) }.map_err(|e| dev_err("upload", e))?;
             unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("upload", e))?;
         }
-        self.sync()
+        self.sync()?;
+        Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
     /// Copy device memory at `srcs[k]` into `outs[k]` (every k) through the staging
@@ -829,7 +838,14 @@ impl Backend for CudaBackend {
         self.bind()?;
         // on this stream (a non-blocking one: the legacy stream's synchronous copies
         // would not be ordered with it); returns when the bytes are on the device
-        self.upload(&st, p, data)
+        self.upload(&st, p, data, false).map(|_| ())
+    }
+
+    fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
+        let st = self.run()?;
+        let p = self.ptr(&BufSlice::new(id, offset, data.len() as u64))?;
+        self.bind()?;
+        Ok(self.upload(&st, p, data, true)?.unwrap_or(0))
     }
 
     fn submit(&self, rec: &Recording) -> Result<Submission> {

@@ -79,8 +79,10 @@ pub struct BackendInfo {
     /// on another thread beside the upload. On an H100 (round 33,
     /// `docs/results/h100-r33c.log` against `h100-r33e.log`): through Vulkan `szx`'s
     /// archive upload and decode 6.5-7.3 -> 4.7 ms, the chain presets unchanged; through
-    /// CUDA the archive's upload 1-1.6 ms slower (its upload then waits on the hashing),
-    /// so there and on the cpu backend the thread stays.
+    /// CUDA the archive's upload 1-1.6 ms slower (its upload then waited for a hash
+    /// after the copy: since round 41 CUDA's upload threads hash too, not yet measured
+    /// on), so there and on the cpu backend the thread stays. `FZWGPU_HASH_ON_UPLOAD`
+    /// overrides a GPU backend's choice (measurements).
     pub hash_on_upload: bool,
 }
 
@@ -175,9 +177,9 @@ pub trait Backend: Send + Sync {
     fn buffer_size(&self, id: BufId) -> Result<u64>;
     fn write_buffer(&self, id: BufId, offset: u64, data: &[u8]) -> Result<()>;
     /// `write_buffer` that also returns the CRC-32/IEEE of `data`, so an archive's
-    /// payload check needs no second pass over it while it uploads. wgpu's staged
-    /// upload hashes each piece as its threads copy it into staging; this default
-    /// (cpu, CUDA: `BackendInfo::hash_on_upload` is off there) writes, then hashes.
+    /// payload check needs no second pass over it while it uploads. The GPU backends'
+    /// staged uploads hash each piece as their threads copy it into staging; this
+    /// default (the cpu backend) writes, then hashes.
     fn write_buffer_crc(&self, id: BufId, offset: u64, data: &[u8]) -> Result<u32> {
         self.write_buffer(id, offset, data)?;
         Ok(crate::hostmem::crc32(data))

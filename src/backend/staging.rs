@@ -42,6 +42,13 @@ impl Shape {
     }
 }
 
+/// Whether decompression hashes the archive's payload in the upload's own copy threads
+/// (`BackendInfo::hash_on_upload`): the backend's `default`, unless
+/// `FZWGPU_HASH_ON_UPLOAD=on|off` (measurements) says otherwise.
+pub(crate) fn hash_on_upload(default: bool) -> Result<bool> {
+    Ok(crate::envcfg::switch("FZWGPU_HASH_ON_UPLOAD")?.unwrap_or(default))
+}
+
 fn chunk(var: &str, default: u64) -> Result<u64> {
     check_chunk(var, crate::envcfg::get(var)?.map(|v| crate::types::parse_size(&v)).transpose()?.unwrap_or(default))
 }

@@ -422,7 +422,7 @@ impl WgpuBackend {
             coalesce,
             software: ainfo.device_type == wgpu::DeviceType::Cpu,
             upload_staging,
-            hash_on_upload: true,
+            hash_on_upload: super::staging::hash_on_upload(true)?,
         };
         Ok(WgpuBackend {
             info,
