@@ -82,7 +82,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     (
         "FZWGPU_HASH_ON_UPLOAD",
         Accepts::Choice(ON_OFF),
-        "decompression hashes the archive's payload in the upload's copy threads (on) or on a thread beside the upload (off); default per backend: wgpu on, CUDA off (measurements)",
+        "decompression hashes the archive's payload in the upload's copy threads (on, the GPU backends' default) or on a thread beside the upload (off; measurements)",
     ),
     (
         "FZWGPU_OVERLAP",

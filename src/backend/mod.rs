@@ -79,10 +79,12 @@ pub struct BackendInfo {
     /// on another thread beside the upload. On an H100 (round 33,
     /// `docs/results/h100-r33c.log` against `h100-r33e.log`): through Vulkan `szx`'s
     /// archive upload and decode 6.5-7.3 -> 4.7 ms, the chain presets unchanged; through
-    /// CUDA the archive's upload 1-1.6 ms slower (its upload then waited for a hash
-    /// after the copy: since round 41 CUDA's upload threads hash too, not yet measured
-    /// on), so there and on the cpu backend the thread stays. `FZWGPU_HASH_ON_UPLOAD`
-    /// overrides a GPU backend's choice (measurements).
+    /// CUDA the archive's upload was 1-1.6 ms slower then, because it hashed after the
+    /// copy. Since round 41 CUDA's upload threads hash each piece as they copy it, and
+    /// on an H100 (`h100-r41c.log`, `szx`, three runs each) the archive's upload took
+    /// 5.7-6.2 ms against 6.4-6.6 with the thread, `decompress_into` 39.5-40.3 GB/s
+    /// against 38.9-39.0: on for both GPU backends; the cpu backend keeps the thread.
+    /// `FZWGPU_HASH_ON_UPLOAD` overrides a GPU backend's choice (measurements).
     pub hash_on_upload: bool,
 }
 
