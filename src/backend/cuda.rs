@@ -404,9 +404,9 @@ impl CudaBackend {
             coalesce,
             software: false,
             upload_staging: "pinned host memory".into(),
-            // round 41 (h100-r41c.log): the archive's upload 6.4-6.6 -> 5.7-6.2 ms, decompress_into
-            // 38.9-39.0 -> 39.5-40.3 GB/s, now that the copy threads hash (round 33's
-            // slower figures hashed after the copy)
+            // round 41 (h100-r41c.log): the archive's upload 6.4-6.6 -> 5.7-6.2 ms,
+            // decompress_into 38.9-39.0 -> 39.5-40.3 GB/s, now that the copy threads
+            // hash (round 33's slower figures hashed after the copy)
             hash_on_upload: super::staging::hash_on_upload(true)?,
         };
         let (host_import, import_piece) = direct::config(opts.host_import, opts.import_piece)?;
