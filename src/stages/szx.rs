@@ -463,7 +463,8 @@ impl SzxStage {
                     };
                     // every block but the field's last, without branches (a bad entry,
                     // u32::MAX in the table, is looked for again for its message): on
-                    // 2 cores this took the scan from 2.7 to ns per block
+                    // an H100's host (16 threads, 2.1M blocks) 0.58-0.72 -> 0.30-0.45 ms
+                    // (round 41)
                     let body = end.min(g.nb - 1);
                     if lo < body {
                         let (mut bad, mut nconst, mut nquant) = (false, 0u64, 0u64);
