@@ -435,13 +435,12 @@ impl SzxStage {
         // an entry no encoder writes; the last block may be shorter (computed apart).
         // (A 4 KiB table, types past BT_RAW folded into one row, scanned slower on 2
         // cores: the index's arithmetic costs more than the 256 KiB table's misses.)
-        let slot = |inf: u32| inf as usize;
         let mut full = vec![u32::MAX; 1 << 16];
-        full[slot(BT_CONST)] = cost_of(BT_CONST, g.bs as u32);
-        full[slot(BT_RAW)] = cost_of(BT_RAW, g.bs as u32);
+        full[BT_CONST as usize] = cost_of(BT_CONST, g.bs as u32);
+        full[BT_RAW as usize] = cost_of(BT_RAW, g.bs as u32);
         if !exact {
             for w in 0..=maxw {
-                full[slot(BT_QUANT | w << 8)] = cost_of(BT_QUANT | w << 8, g.bs as u32);
+                full[(BT_QUANT | w << 8) as usize] = cost_of(BT_QUANT | w << 8, g.bs as u32);
             }
         }
         let full = &full;
@@ -470,7 +469,7 @@ impl SzxStage {
                         let (mut bad, mut nconst, mut nquant) = (false, 0u64, 0u64);
                         for e in meta[2 * lo as usize..2 * body as usize].chunks_exact(2) {
                             let inf = u16::from_le_bytes([e[0], e[1]]) as u32;
-                            let c = full[slot(inf)];
+                            let c = full[inf as usize];
                             bad |= c == u32::MAX;
                             words += c as u64;
                             let t = inf & 0xff;
@@ -478,7 +477,7 @@ impl SzxStage {
                             nquant += (t == BT_QUANT) as u64;
                         }
                         if bad {
-                            let b = (lo..body).find(|&b| full[slot(entry(b))] == u32::MAX).unwrap_or(lo);
+                            let b = (lo..body).find(|&b| full[entry(b) as usize] == u32::MAX).unwrap_or(lo);
                             return Err(bad_entry(b));
                         }
                         st.constant += nconst;
@@ -489,7 +488,7 @@ impl SzxStage {
                     if end == g.nb {
                         let b = g.nb - 1;
                         let inf = entry(b);
-                        if full[slot(inf)] == u32::MAX {
+                        if full[inf as usize] == u32::MAX {
                             return Err(bad_entry(b));
                         }
                         words += cost_of(inf, (g.n - b * g.bs) as u32) as u64;
