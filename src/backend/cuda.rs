@@ -36,7 +36,7 @@ pub struct CudaBackendOptions {
     pub fail_allocs_after: Option<u64>,
     /// Direct transfers: large uploads and readbacks register the caller's memory
     /// (`cuMemHostRegister`) and copy straight from and into it instead of through the
-    /// pinned staging pair (`Some(true)`); None: `FZWGPU_HOST_IMPORT`, else off.
+    /// pinned staging buffers (`Some(true)`); None: `FZWGPU_HOST_IMPORT`, else off.
     pub host_import: Option<bool>,
     /// Direct transfers' piece in bytes (tests; None: `FZWGPU_IMPORT_PIECE`, else
     /// 64 MiB).
@@ -69,9 +69,9 @@ pub struct CudaBackend {
     fail_allocs_after: Option<u64>,
     allocs: std::sync::atomic::AtomicU64,
     /// Serializes submissions and uploads on the main stream; holds the pinned
-    /// staging pair they go through.
+    /// staging buffers they go through.
     run: Mutex<Staging>,
-    /// Serializes reads on the read stream; holds their own staging pair.
+    /// Serializes reads on the read stream; holds their own staging buffers.
     reads: Mutex<ReadSide>,
     /// Direct transfers on (`register_span`), and why the last one fell back to staging.
     host_import: bool,
@@ -80,7 +80,7 @@ pub struct CudaBackend {
     import_fallback: direct::Fallback,
 }
 
-/// The reads' stream, staging pair and ordering event: a read makes its stream wait
+/// The reads' stream, staging buffers and ordering event: a read makes its stream wait
 /// (on the device, through `after`) for the work queued on the main stream before
 /// it, then copies while later uploads and kernels run on the main stream.
 struct ReadSide {
@@ -157,7 +157,7 @@ impl Staging {
         staging
     }
 
-    /// Free the pair (the streams that used it synchronized).
+    /// Free the buffers (the streams that used them synchronized).
     fn free(&self) {
         for (p, e) in &self.bufs {
             unsafe {
@@ -470,7 +470,7 @@ impl CudaBackend {
     }
 
     /// The run lock: one submission or upload on the main stream at a time; it holds
-    /// the staging pair.
+    /// the staging buffers.
     fn run(&self) -> Result<std::sync::MutexGuard<'_, Staging>> {
         self.run.lock().map_err(|_| Error::Device("stream lock poisoned".into()))
     }

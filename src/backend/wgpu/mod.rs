@@ -1,7 +1,7 @@
 //! The wgpu backend (Vulkan, Metal, DX12, GL). Pipelines and bind group layouts are
 //! created once per kernel variant and cached; buffers come from a pool; each
 //! [`Recording`] becomes one queue submission with GPU timestamps around it; large
-//! uploads and readbacks go through persistent staging pairs (uploads from host memory
+//! uploads and readbacks go through persistent staging buffers (uploads from host memory
 //! through Vulkan: `host_staging.rs`).
 
 #[cfg(any(windows, target_os = "linux", target_os = "android", target_os = "freebsd"))]
@@ -98,7 +98,7 @@ pub struct WgpuOptions {
 
 /// How long one wait on the device may take before it is reported as a hang.
 pub const POLL_TIMEOUT: Duration = Duration::from_secs(300);
-/// Uploads of at least this many bytes go through the persistent staging pair.
+/// Uploads of at least this many bytes go through the persistent staging buffers.
 const UPLOAD_MIN: u64 = 4 << 20;
 /// Readbacks of at least this many bytes (in all) go through the download staging.
 /// (The staging buffers' size and count per direction: `super::staging::Shape`.)
@@ -800,7 +800,7 @@ impl WgpuBackend {
 
     /// `read_into` and `read_into_crc`: straight into the caller's memory where direct
     /// transfers are on and the destinations qualify, else (or after a refused import)
-    /// through the download staging pair; with `crcs`, each destination's CRC pieces.
+    /// through the download staging buffers; with `crcs`, each destination's CRC pieces.
     fn read_impl(&self, slices: &[BufSlice], outs: &mut [&mut [u8]], mut crcs: Option<&mut [Vec<(u32, u64)>]>) -> Result<()> {
         let _call = call_guard(self.gl);
         super::check_read_into(slices, outs)?;
@@ -845,7 +845,7 @@ impl WgpuBackend {
                         up.push((UpStaging::Host(h), None));
                         continue;
                     }
-                    // from now on wgpu's own buffers (the pair is never mixed)
+                    // from now on wgpu's own buffers (the two kinds are never mixed)
                     Err(e) => {
                         self.host_staging.store(false, Ordering::SeqCst);
                         if let Ok(mut f) = self.staging_fallback.lock() {
