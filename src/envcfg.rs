@@ -91,6 +91,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ),
     ("FZWGPU_OVERLAP_CHUNK", Accepts::Size, "overlapped compression's chunk of the field (default 64M; measurements)"),
     ("FZWGPU_OVERLAP_TRACE", Accepts::Any, "print overlapped runs' per-chunk timeline to stderr (diagnostic)"),
+    ("FZWGPU_TRANSFER_TRACE", Accepts::Any, "print each staged CUDA transfer's fills (waits and host copies) to stderr (diagnostic)"),
     ("FZWGPU_PROFILE", Accepts::Any, "time every dispatch (diagnostic)"),
     ("FZWGPU_SHADER_CHECKS", Accepts::Choice(&["full", "noloop", "nobounds"]), "wgpu shader runtime checks (diagnostic)"),
     ("FZWGPU_WG_ZERO_INIT", Accepts::Choice(ON_OFF), "zero workgroup memory before each workgroup (default off; measurements)"),

@@ -573,11 +573,13 @@ impl CudaBackend {
         }
         let mut pieces: Vec<(u32, u64)> = Vec::new();
         let nbuf = st.bufs.len();
+        let mut trace = super::staging::FillTrace::new();
         for (k, chunk) in data.chunks(st.bytes).enumerate() {
             let (buf, ev) = st.bufs[k % nbuf];
             if k >= nbuf {
                 unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("upload", e))?;
             }
+            trace.waited();
             // SAFETY: `buf` is a pinned staging buffer of st.bytes >= chunk.len()
             // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
@@ -592,8 +594,10 @@ impl CudaBackend {
             let at = dst + (k * st.bytes) as u64;
             unsafe { cu::memcpy_htod_async(at, staged, self.stream) }.map_err(|e| dev_err("upload", e))?;
             unsafe { cu::event::record(ev, self.stream) }.map_err(|e| dev_err("upload", e))?;
+            trace.copied();
         }
         self.sync()?;
+        trace.done(if crc { "cuda upload+crc" } else { "cuda upload" }, data.len(), data.as_ptr() as usize, st.bytes);
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
@@ -656,12 +660,14 @@ impl CudaBackend {
                 unsafe { cu::event::record(ev, stream) }.map_err(|e| dev_err("readback", e))
             };
             let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); staged.len()];
+            let mut trace = super::staging::FillTrace::new();
             for c in 0..fills.len().min(nbuf) {
                 issue(c)?;
             }
             for c in 0..fills.len() {
                 let (buf, ev) = st.bufs[c % nbuf];
                 unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("readback", e))?;
+                trace.waited();
                 for p in &fills[c] {
                     let o = &mut outs[staged[p.out]][p.off as usize..(p.off + p.len) as usize];
                     // SAFETY: the fill's copies (waited on) wrote these bytes of the
@@ -677,8 +683,11 @@ impl CudaBackend {
                 if c + nbuf < fills.len() {
                     issue(c + nbuf)?;
                 }
+                trace.copied();
             }
             sync(stream)?;
+            let first = staged.first().map_or(0, |&k| outs[k].as_ptr() as usize);
+            trace.done(if crc { "cuda readback+crc" } else { "cuda readback" }, lens.iter().sum::<u64>() as usize, first, st.bytes);
             for (j, &k) in staged.iter().enumerate() {
                 crcs[k] = crc.then(|| crate::hostmem::crc32_concat(std::mem::take(&mut pieces[j])));
             }

@@ -71,6 +71,70 @@ fn check_count(var: &str, v: u64) -> Result<usize> {
     Ok(v as usize)
 }
 
+/// `FZWGPU_TRANSFER_TRACE` (diagnostic): one line per staged transfer on stderr, with
+/// each fill's wait (for the buffer's previous copy) and host copy, in ms, and the
+/// final wait for the stream: where a transfer's time goes, fill by fill.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) struct FillTrace {
+    on: bool,
+    t0: std::time::Instant,
+    mark: std::time::Instant,
+    waits: Vec<f64>,
+    copies: Vec<f64>,
+}
+
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+impl FillTrace {
+    pub(crate) fn new() -> Self {
+        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let on = *ON.get_or_init(|| crate::envcfg::get("FZWGPU_TRANSFER_TRACE").ok().flatten().is_some());
+        let now = std::time::Instant::now();
+        FillTrace { on, t0: now, mark: now, waits: Vec::new(), copies: Vec::new() }
+    }
+
+    fn lap(&mut self) -> f64 {
+        let now = std::time::Instant::now();
+        let ms = (now - self.mark).as_secs_f64() * 1e3;
+        self.mark = now;
+        ms
+    }
+
+    /// Since the last mark: time waiting for a buffer.
+    pub(crate) fn waited(&mut self) {
+        if self.on {
+            let ms = self.lap();
+            self.waits.push(ms);
+        }
+    }
+
+    /// Since the last mark: a host copy (and whatever was queued with it).
+    pub(crate) fn copied(&mut self) {
+        if self.on {
+            let ms = self.lap();
+            self.copies.push(ms);
+        }
+    }
+
+    /// Prints the line: `what`, the bytes and the host address (its alignment matters to
+    /// memcpy), the fills, and the final wait since the last mark.
+    pub(crate) fn done(mut self, what: &str, bytes: usize, host: usize, chunk: usize) {
+        if !self.on {
+            return;
+        }
+        let sync = self.lap();
+        let list = |v: &[f64]| v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(" ");
+        eprintln!(
+            "transfer-trace: {what} {bytes} B (host % 64 = {}, % 4096 = {}) in {} fills of {chunk} B: total {:.3} ms; waits {}; copies {}; final wait {sync:.3}",
+            host % 64,
+            host % 4096,
+            self.copies.len(),
+            self.t0.elapsed().as_secs_f64() * 1e3,
+            list(&self.waits),
+            list(&self.copies),
+        );
+    }
+}
+
 /// One piece of a packed readback: destination `out`, `len` bytes from offset `off`
 /// of its source, at byte `at` of a staging buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
