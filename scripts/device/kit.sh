@@ -28,6 +28,8 @@ cargo build --release --features cuda --example cuda_host_register 2>&1 | tail -
 cp target/release/examples/cuda_host_register "$stage/cuda-host-register"
 # the host-memory probe (no dependencies)
 rustc -O --edition 2021 scripts/device/probes/hostmem.rs -o "$stage/hostmem-probe"
+# memcpy by source alignment (the CUDA archive upload's gap, round 42)
+gcc -O2 -pthread scripts/device/probes/memcpy-align.c -o "$stage/memcpy-align"
 # the Vulkan driver's statistics of the kernels (scripts/device/probes/vkstats: its own
 # crate, default features, built into this target directory as scripts/test.sh does)
 (cd scripts/device/probes/vkstats && CARGO_TARGET_DIR="$root/target" cargo build --release 2>&1 | tail -1)

@@ -140,11 +140,12 @@ szx_ab() {
 }
 # e2e_shape TAG LABEL BACKEND BINARY [VAR=VALUE...]: end to end szx on the 1 GiB 2-D
 # field (--replays 1) with the variables set, its line printed with LABEL, its JSON
-# records tagged "shape": LABEL appended to $OUT/TAG-e2e.jsonl (round 41's A/B runs)
+# records tagged "shape": LABEL appended to $OUT/TAG-e2e.jsonl (round 41's A/B runs);
+# E2E_LOG=FILE keeps the whole output there (round 42's transfer traces)
 e2e_shape() {
   local t=$1 l=$2 be=$3 bin=$4; shift 4
   rm -f /tmp/one.jsonl
-  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-230 | sed "s/^/$l $be: /"
+  env "$@" timeout 60 /tmp/ct/$bin bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets szx --json /tmp/one.jsonl 2>&1 | tee ${E2E_LOG:-/dev/null} | grep -E "^copy|^sz" | cut -c1-230 | sed "s/^/$l $be: /"
   [ -f /tmp/one.jsonl ] && python3 -c "
 import json
 for line in open('/tmp/one.jsonl'):

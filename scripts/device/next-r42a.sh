@@ -1,0 +1,30 @@
+#!/bin/bash
+# Round 42, call a (kit: main with FZWGPU_TRANSFER_TRACE; memcpy-align from .device/ if
+# the kit lacks it). On an H200 first (none since round 26): main's szx kernel rows and
+# the chain presets' 2-D rows, as next-r41e.sh. Then on any card, why CUDA's archive
+# upload inside decompression (134 MB) ran at half the plain upload's rate in round 41
+# (5.7-6.2 ms against 3.0 at 45 GB/s):
+# 1. memcpy by source alignment on this host (16 threads, 1 MiB pieces, 32 MiB fills)
+# 2. the plain copies and end to end of a 128 MiB field through CUDA
+# 3. end to end on 1 GiB through CUDA with FZWGPU_TRANSFER_TRACE=1: every staged
+#    transfer's fills (waits, host copies, final wait), summarized by trace-summary.py
+source .device/setup.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "host: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), numa nodes $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l), thp $(cat /sys/kernel/mm/transparent_hugepage/enabled), $(ldd --version | head -1)"
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  for be in cuda wgpu; do for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
+    bench_line r42a-table 200 fzwgpu $be "${f%%:*}" "${f##*:}" szx
+  done; done
+  for be in cuda wgpu; do for p in szp_composed szp_centered; do
+    bench_line r42a-table 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
+  done; done
+fi
+MC=/tmp/ct/memcpy-align; [ -x $MC ] || MC=.device/memcpy-align
+$MC 128 16 | tail -5; $MC 1024 16 | tail -5
+timeout 40 /tmp/ct/fzwgpu bench --backend cuda --size 128M --fields smooth --reps 3 --replays 1 --presets szx --json $OUT/r42a-128m-cuda.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/128M cuda: /"
+for k in 1 2; do
+  E2E_LOG=$OUT/r42a-trace-$k.log e2e_shape r42a trace$k cuda fzwgpu FZWGPU_TRANSFER_TRACE=1
+  python3 .device/trace-summary.py $OUT/r42a-trace-$k.log
+done
+shape_summary r42a
+echo "total $(( $(date +%s) - T0 )) s"

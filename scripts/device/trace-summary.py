@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+# Summary of FZWGPU_TRANSFER_TRACE lines: staged transfers grouped by kind, size and the
+# host address's alignment; medians of the total, the host copies' sum, the first
+# copy, the waits' sum and the final wait (ms). Usage: trace-summary.py LOG...
+import sys, re, statistics as st
+pat = re.compile(r'transfer-trace: (.+?) (\d+) B \(host % 64 = (\d+), % 4096 = (\d+)\) in (\d+) fills of (\d+) B: total ([\d.]+) ms; waits ([\d. ]*); copies ([\d. ]*); final wait ([\d.]+)')
+for fn in sys.argv[1:]:
+    groups = {}
+    for line in open(fn):
+        m = pat.search(line)
+        if not m:
+            continue
+        w = [float(x) for x in m[8].split()]
+        c = [float(x) for x in m[9].split()]
+        key = (m[1], int(m[2]), int(m[3]), int(m[5]), int(m[6]))
+        groups.setdefault(key, []).append((float(m[7]), sum(c), c[0] if c else 0, sum(w), float(m[10])))
+    print(f"== {fn}")
+    for (what, b, a, n, ch), v in sorted(groups.items()):
+        med = lambda i: st.median(x[i] for x in v)
+        print(f"  {what:18s} {b:11d} B %64={a:2d} {n:3d} fills of {ch >> 20}M x{len(v):2d}: total {med(0):7.3f} ms ({b / med(0) / 1e6:5.1f} GB/s), copies {med(1):7.3f} (first {med(2):.3f}), waits {med(3):7.3f}, final wait {med(4):.3f}")
