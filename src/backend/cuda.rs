@@ -75,10 +75,6 @@ pub struct CudaBackend {
     reads: Mutex<ReadSide>,
     /// Direct transfers on (`register_span`), and why the last one fell back to staging.
     host_import: bool,
-    /// Staged uploads place each piece at the source's offset modulo 64 in its staging
-    /// buffer, so the host's copy runs between co-aligned addresses
-    /// (`FZWGPU_UPLOAD_COALIGN`; measurements).
-    coalign: bool,
     /// Direct transfers' piece in bytes (`direct::config`).
     import_piece: usize,
     import_fallback: direct::Fallback,
@@ -94,9 +90,6 @@ struct ReadSide {
 }
 
 const HOST_PAGE: usize = 4096;
-/// Bytes past each staging buffer's size: where an upload placed at its source's
-/// offset modulo 64 (`CudaBackend::coalign`) may end.
-const SKEW_ROOM: usize = 64;
 use super::direct::{self, IMPORT_MIN};
 
 /// Registered spans of the caller's memory (page starts), unregistered on drop.
@@ -152,8 +145,7 @@ impl Staging {
         let bytes = bytes as usize;
         let mut staging = Staging { bufs: Vec::new(), bytes };
         for _ in 0..count {
-            // SKEW_ROOM more than `bytes`: room for an upload placed at its source's skew
-            let Ok(p) = (unsafe { cu::malloc_host(bytes + SKEW_ROOM, 0) }) else { break };
+            let Ok(p) = (unsafe { cu::malloc_host(bytes, 0) }) else { break };
             let Ok(e) = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) else {
                 unsafe {
                     let _ = cu::free_host(p);
@@ -424,7 +416,6 @@ impl CudaBackend {
         }
         Ok(CudaBackend {
             host_import,
-            coalign: crate::envcfg::switch("FZWGPU_UPLOAD_COALIGN")?.unwrap_or(false),
             import_piece: import_piece as usize,
             import_fallback: direct::Fallback::default(),
             info,
@@ -583,19 +574,16 @@ impl CudaBackend {
         let mut pieces: Vec<(u32, u64)> = Vec::new();
         let nbuf = st.bufs.len();
         let mut trace = super::staging::FillTrace::new();
-        // every piece starts at a multiple of st.bytes (of 64) from `data`: the same skew
-        let skew = if self.coalign { data.as_ptr() as usize % 64 } else { 0 };
         for (k, chunk) in data.chunks(st.bytes).enumerate() {
             let (buf, ev) = st.bufs[k % nbuf];
             if k >= nbuf {
                 unsafe { cu::event::synchronize(ev) }.map_err(|e| dev_err("upload", e))?;
             }
             trace.waited();
-            // SAFETY: `buf` is a pinned staging buffer of st.bytes + SKEW_ROOM bytes,
-            // st.bytes >= chunk.len() and skew < SKEW_ROOM, that no copy in flight uses
-            // (its event was waited on above).
+            // SAFETY: `buf` is a pinned staging buffer of st.bytes >= chunk.len()
+            // bytes that no copy in flight uses (its event was waited on above).
             let staged = unsafe {
-                let s = std::slice::from_raw_parts_mut(buf.add(skew), chunk.len());
+                let s = std::slice::from_raw_parts_mut(buf, chunk.len());
                 if crc {
                     pieces.push((crate::hostmem::par_copy_crc(s, chunk), chunk.len() as u64));
                 } else {
@@ -609,13 +597,7 @@ impl CudaBackend {
             trace.copied();
         }
         self.sync()?;
-        let what = match (crc, skew > 0) {
-            (false, false) => "cuda upload",
-            (true, false) => "cuda upload+crc",
-            (false, true) => "cuda upload coaligned",
-            (true, true) => "cuda upload+crc coaligned",
-        };
-        trace.done(what, data.len(), data.as_ptr() as usize, st.bytes);
+        trace.done(if crc { "cuda upload+crc" } else { "cuda upload" }, data.len(), data.as_ptr() as usize, st.bytes);
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
