@@ -80,6 +80,11 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_DOWNLOAD_CHUNK", Accepts::Size, "readback staging buffer size (wgpu and CUDA), a multiple of 64K from 1M to 1G (default 32M; CUDA 8M; measurements)"),
     ("FZWGPU_DOWNLOAD_BUFFERS", Accepts::Positive, "readback staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; CUDA 4; measurements)"),
     (
+        "FZWGPU_STREAM_COPY",
+        Accepts::Choice(ON_OFF),
+        "the staged transfers' parallel host copies store with non-temporal instructions (x86_64; default off; measurements)",
+    ),
+    (
         "FZWGPU_HASH_ON_UPLOAD",
         Accepts::Choice(ON_OFF),
         "decompression hashes the archive's payload in the upload's copy threads (on, the GPU backends' default) or on a thread beside the upload (off; measurements)",

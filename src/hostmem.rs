@@ -104,24 +104,91 @@ fn advise_huge(p: *mut u8, n: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_p: *mut u8, _n: usize) {}
 
+/// Whether the parallel copies store with non-temporal (streaming) instructions
+/// (`FZWGPU_STREAM_COPY=on`; measurements, default off): the destination's lines are
+/// written to memory without being read into the cache first, so a copy moves two
+/// bytes of memory traffic per byte instead of three. The parallel copies' destinations
+/// are staging buffers a DMA engine reads next, or large host buffers the caller reads
+/// later, so keeping them in the cache gains nothing.
+fn stream_copies() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| crate::envcfg::switch("FZWGPU_STREAM_COPY").ok().flatten().unwrap_or(false))
+}
+
+/// `dst.copy_from_slice(src)` with non-temporal stores for the 16-byte-aligned body of
+/// `dst` (x86_64: SSE2's `movntdq`, in every x86_64 CPU), then a store fence so the
+/// bytes are visible to other threads and to devices before this returns.
+#[cfg(target_arch = "x86_64")]
+fn copy_stream(dst: &mut [u8], src: &[u8]) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+    assert_eq!(dst.len(), src.len(), "copy_stream: lengths differ");
+    let n = dst.len();
+    let head = dst.as_ptr().align_offset(16).min(n);
+    dst[..head].copy_from_slice(&src[..head]);
+    let body = (n - head) / 64 * 64;
+    // SAFETY: head + body <= n bytes of both slices are in bounds; d + head is 16-byte
+    // aligned (align_offset), so every streaming store is aligned; the loads take any
+    // alignment; SSE2 is part of x86_64.
+    unsafe {
+        let (d, s) = (dst.as_mut_ptr().add(head), src.as_ptr().add(head));
+        let mut i = 0;
+        while i < body {
+            let a = _mm_loadu_si128(s.add(i) as *const __m128i);
+            let b = _mm_loadu_si128(s.add(i + 16) as *const __m128i);
+            let c = _mm_loadu_si128(s.add(i + 32) as *const __m128i);
+            let e = _mm_loadu_si128(s.add(i + 48) as *const __m128i);
+            _mm_stream_si128(d.add(i) as *mut __m128i, a);
+            _mm_stream_si128(d.add(i + 16) as *mut __m128i, b);
+            _mm_stream_si128(d.add(i + 32) as *mut __m128i, c);
+            _mm_stream_si128(d.add(i + 48) as *mut __m128i, e);
+            i += 64;
+        }
+        _mm_sfence();
+    }
+    dst[head + body..].copy_from_slice(&src[head + body..]);
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn copy_stream(dst: &mut [u8], src: &[u8]) {
+    dst.copy_from_slice(src);
+}
+
+/// One piece of a parallel copy: streaming stores when `stream`.
+fn copy_one(d: &mut [u8], s: &[u8], stream: bool) {
+    if stream {
+        copy_stream(d, s);
+    } else {
+        d.copy_from_slice(s);
+    }
+}
+
 /// `dst.copy_from_slice(src)`, on several threads when large.
 pub fn par_copy(dst: &mut [u8], src: &[u8]) {
+    par_copy_as(dst, src, stream_copies())
+}
+
+fn par_copy_as(dst: &mut [u8], src: &[u8], stream: bool) {
     if src.len() < 4 * MIN_PIECE {
         dst.copy_from_slice(src);
         return;
     }
     let piece = copy_piece(src.len());
-    isolated(|| dst.par_chunks_mut(piece).zip(src.par_chunks(piece)).for_each(|(d, s)| d.copy_from_slice(s)));
+    isolated(|| dst.par_chunks_mut(piece).zip(src.par_chunks(piece)).for_each(|(d, s)| copy_one(d, s, stream)));
 }
 
 /// `par_copy` that also returns the CRC-32/IEEE of the bytes copied: each thread hashes
-/// the piece it has just written, while it is in its cache, so the check costs no
-/// second pass over memory (the archive's payload check during its readback).
+/// the piece it has just copied while it is in its cache (the source it has just read
+/// with streaming stores, else what it has written), so the check costs no second pass
+/// over memory (the archive's payload check during its upload or readback).
 pub fn par_copy_crc(dst: &mut [u8], src: &[u8]) -> u32 {
+    par_copy_crc_as(dst, src, stream_copies())
+}
+
+fn par_copy_crc_as(dst: &mut [u8], src: &[u8], stream: bool) -> u32 {
     let copy_hash = |d: &mut [u8], s: &[u8]| {
-        d.copy_from_slice(s);
+        copy_one(d, s, stream);
         let mut h = crc32fast::Hasher::new();
-        h.update(d);
+        h.update(if stream { s } else { d });
         h
     };
     if src.len() < 4 * MIN_PIECE {
@@ -219,11 +286,33 @@ mod tests {
             let mut dst2 = vec![0xA5u8; n];
             assert_eq!(par_copy_crc(&mut dst2, &src), crc32fast::hash(&src), "copy's crc of {n} bytes");
             assert_eq!(dst2, src);
+            // both store kinds (FZWGPU_STREAM_COPY)
+            for stream in [false, true] {
+                let mut d = vec![0x3Cu8; n];
+                par_copy_as(&mut d, &src, stream);
+                assert_eq!(d, src, "{n} bytes, stream {stream}");
+                let mut d = vec![0x3Cu8; n];
+                assert_eq!(par_copy_crc_as(&mut d, &src, stream), crc32fast::hash(&src), "{n} bytes, stream {stream}");
+                assert_eq!(d, src, "{n} bytes, stream {stream}");
+            }
             // the same bytes as three pieces (one of them empty), combined in order
             let (a, b) = (n / 3, n / 3 + n / 5);
             let parts = [&src[..a], &src[a..a], &src[a..b], &src[b..]];
             let concat = crc32_concat(parts.iter().map(|p| (crc32fast::hash(p), p.len() as u64)));
             assert_eq!(concat, crc32fast::hash(&src), "pieces' crc of {n} bytes");
+        }
+    }
+
+    #[test]
+    fn streaming_copies_match_plain_ones_at_any_alignment() {
+        let src: Vec<u8> = (0..(3 << 20) + 200).map(|i: usize| (i.wrapping_mul(2654435761) >> 11) as u8).collect();
+        for (at, n) in [(0, 0), (0, 1), (3, 15), (1, 16), (0, 64), (5, 63), (7, 65), (0, 4096), (13, 100_003), (1, (3 << 20) + 100)] {
+            for dat in [0usize, 1, 8, 15] {
+                let mut dst = vec![0x5Au8; n + 32];
+                copy_stream(&mut dst[dat..dat + n], &src[at..at + n]);
+                assert_eq!(&dst[dat..dat + n], &src[at..at + n], "{n} bytes from {at} to {dat}");
+                assert!(dst[..dat].iter().chain(&dst[dat + n..]).all(|&b| b == 0x5A), "{n} bytes from {at} to {dat}: outside written");
+            }
         }
     }
 
