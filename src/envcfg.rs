@@ -81,8 +81,8 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_DOWNLOAD_BUFFERS", Accepts::Positive, "readback staging buffers used in turn (wgpu and CUDA), 2-8 (default 2; CUDA 4; measurements)"),
     (
         "FZWGPU_STREAM_COPY",
-        Accepts::Choice(ON_OFF),
-        "the staged transfers' parallel host copies store with non-temporal instructions (x86_64; default off; measurements)",
+        Accepts::Choice(&["auto", "on", "off", "1", "0"]),
+        "the staged transfers' host copies store with non-temporal instructions (x86_64): auto (the default: readbacks, and uploads up to 256 MiB), on, off (measurements)",
     ),
     (
         "FZWGPU_HASH_ON_UPLOAD",

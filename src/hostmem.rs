@@ -104,15 +104,34 @@ fn advise_huge(p: *mut u8, n: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_p: *mut u8, _n: usize) {}
 
-/// Whether the parallel copies store with non-temporal (streaming) instructions
-/// (`FZWGPU_STREAM_COPY=on`; measurements, default off): the destination's lines are
-/// written to memory without being read into the cache first, so a copy moves two
-/// bytes of memory traffic per byte instead of three. The parallel copies' destinations
-/// are staging buffers a DMA engine reads next, or large host buffers the caller reads
-/// later, so keeping them in the cache gains nothing.
-fn stream_copies() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| crate::envcfg::switch("FZWGPU_STREAM_COPY").ok().flatten().unwrap_or(false))
+/// Which way a staged transfer's host copy goes: into a staging buffer (an upload) or
+/// out of one into the caller's memory (a readback).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Way {
+    Up,
+    Down,
+}
+
+/// Uploads up to this many bytes stream their copies by default (`stream_copies`).
+pub(crate) const STREAM_UP_MAX: usize = 256 << 20;
+
+/// Whether a staged transfer of `len` bytes copies with non-temporal (streaming)
+/// stores, which write the destination's lines to memory without reading them into
+/// the cache first (two bytes of memory traffic per byte copied instead of three), and
+/// leave nothing dirty in the cache for a DMA engine to fetch. `FZWGPU_STREAM_COPY`:
+/// `on`, `off`, or `auto` (the default): readbacks always, uploads up to
+/// STREAM_UP_MAX. Measured on an H100's host (round 42, `docs/results/h100-r42b.log`):
+/// streaming made readbacks faster through both backends and a 134 MB upload's last
+/// DMA shorter (CUDA: 1.1 -> 0.55 ms), but a 1 GiB upload's copies slower (they hold
+/// ~45 GB/s where cached ones speed up to ~60 after the first ~10 ms).
+pub(crate) fn stream_copies(way: Way, len: usize) -> bool {
+    static MODE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *MODE.get_or_init(|| match crate::envcfg::get("FZWGPU_STREAM_COPY").ok().flatten().as_deref() {
+        Some("on" | "1") => Some(true),
+        Some("off" | "0") => Some(false),
+        _ => None,
+    });
+    forced.unwrap_or(way == Way::Down || len <= STREAM_UP_MAX)
 }
 
 /// `dst.copy_from_slice(src)` with non-temporal stores for the 16-byte-aligned body of
@@ -164,10 +183,12 @@ fn copy_one(d: &mut [u8], s: &[u8], stream: bool) {
 
 /// `dst.copy_from_slice(src)`, on several threads when large.
 pub fn par_copy(dst: &mut [u8], src: &[u8]) {
-    par_copy_as(dst, src, stream_copies())
+    par_copy_as(dst, src, false)
 }
 
-fn par_copy_as(dst: &mut [u8], src: &[u8], stream: bool) {
+/// `par_copy`, with streaming stores when `stream` (for the staged transfers:
+/// `stream_copies`).
+pub(crate) fn par_copy_as(dst: &mut [u8], src: &[u8], stream: bool) {
     if src.len() < 4 * MIN_PIECE {
         dst.copy_from_slice(src);
         return;
@@ -181,10 +202,11 @@ fn par_copy_as(dst: &mut [u8], src: &[u8], stream: bool) {
 /// with streaming stores, else what it has written), so the check costs no second pass
 /// over memory (the archive's payload check during its upload or readback).
 pub fn par_copy_crc(dst: &mut [u8], src: &[u8]) -> u32 {
-    par_copy_crc_as(dst, src, stream_copies())
+    par_copy_crc_as(dst, src, false)
 }
 
-fn par_copy_crc_as(dst: &mut [u8], src: &[u8], stream: bool) -> u32 {
+/// `par_copy_crc`, with streaming stores when `stream`.
+pub(crate) fn par_copy_crc_as(dst: &mut [u8], src: &[u8], stream: bool) -> u32 {
     let copy_hash = |d: &mut [u8], s: &[u8]| {
         copy_one(d, s, stream);
         let mut h = crc32fast::Hasher::new();

@@ -574,6 +574,7 @@ impl CudaBackend {
         let mut pieces: Vec<(u32, u64)> = Vec::new();
         let nbuf = st.bufs.len();
         let mut trace = super::staging::FillTrace::new();
+        let stream = crate::hostmem::stream_copies(crate::hostmem::Way::Up, data.len());
         for (k, chunk) in data.chunks(st.bytes).enumerate() {
             let (buf, ev) = st.bufs[k % nbuf];
             if k >= nbuf {
@@ -585,9 +586,9 @@ impl CudaBackend {
             let staged = unsafe {
                 let s = std::slice::from_raw_parts_mut(buf, chunk.len());
                 if crc {
-                    pieces.push((crate::hostmem::par_copy_crc(s, chunk), chunk.len() as u64));
+                    pieces.push((crate::hostmem::par_copy_crc_as(s, chunk, stream), chunk.len() as u64));
                 } else {
-                    crate::hostmem::par_copy(s, chunk);
+                    crate::hostmem::par_copy_as(s, chunk, stream);
                 }
                 &*s
             };
@@ -597,7 +598,13 @@ impl CudaBackend {
             trace.copied();
         }
         self.sync()?;
-        trace.done(if crc { "cuda upload+crc" } else { "cuda upload" }, data.len(), data.as_ptr() as usize, st.bytes);
+        let what = match (crc, stream) {
+            (false, false) => "cuda upload",
+            (true, false) => "cuda upload+crc",
+            (false, true) => "cuda upload streamed",
+            (true, true) => "cuda upload+crc streamed",
+        };
+        trace.done(what, data.len(), data.as_ptr() as usize, st.bytes);
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
@@ -661,6 +668,7 @@ impl CudaBackend {
             };
             let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); staged.len()];
             let mut trace = super::staging::FillTrace::new();
+            let nt = crate::hostmem::stream_copies(crate::hostmem::Way::Down, lens.iter().sum::<u64>() as usize);
             for c in 0..fills.len().min(nbuf) {
                 issue(c)?;
             }
@@ -675,9 +683,9 @@ impl CudaBackend {
                     // destination run in parallel
                     let src = unsafe { std::slice::from_raw_parts(buf.add(p.at as usize) as *const u8, p.len as usize) };
                     if crc {
-                        pieces[p.out].push((crate::hostmem::par_copy_crc(o, src), p.len));
+                        pieces[p.out].push((crate::hostmem::par_copy_crc_as(o, src, nt), p.len));
                     } else {
-                        crate::hostmem::par_copy(o, src);
+                        crate::hostmem::par_copy_as(o, src, nt);
                     }
                 }
                 if c + nbuf < fills.len() {
@@ -687,7 +695,13 @@ impl CudaBackend {
             }
             sync(stream)?;
             let first = staged.first().map_or(0, |&k| outs[k].as_ptr() as usize);
-            trace.done(if crc { "cuda readback+crc" } else { "cuda readback" }, lens.iter().sum::<u64>() as usize, first, st.bytes);
+            let what = match (crc, nt) {
+                (false, false) => "cuda readback",
+                (true, false) => "cuda readback+crc",
+                (false, true) => "cuda readback streamed",
+                (true, true) => "cuda readback+crc streamed",
+            };
+            trace.done(what, lens.iter().sum::<u64>() as usize, first, st.bytes);
             for (j, &k) in staged.iter().enumerate() {
                 crcs[k] = crc.then(|| crate::hostmem::crc32_concat(std::mem::take(&mut pieces[j])));
             }

@@ -867,6 +867,7 @@ impl WgpuBackend {
             }
             up.push((UpStaging::Mapped(buf, true), None));
         }
+        let stream = crate::hostmem::stream_copies(crate::hostmem::Way::Up, data.len());
         let result = (|| -> Result<()> {
             let nbuf = up.len();
             for (k, chunk) in data.chunks(chunk_bytes as usize).enumerate() {
@@ -882,8 +883,8 @@ impl WgpuBackend {
                         }
                         let bytes = &mut h.bytes_mut()[..padded as usize];
                         match crcs.as_deref_mut() {
-                            Some(c) => c.push((crate::hostmem::par_copy_crc(&mut bytes[..len as usize], chunk), len)),
-                            None => crate::hostmem::par_copy(&mut bytes[..len as usize], chunk),
+                            Some(c) => c.push((crate::hostmem::par_copy_crc_as(&mut bytes[..len as usize], chunk, stream), len)),
+                            None => crate::hostmem::par_copy_as(&mut bytes[..len as usize], chunk, stream),
                         }
                         bytes[len as usize..].fill(0);
                         &h.buffer
@@ -961,6 +962,7 @@ impl WgpuBackend {
         // window, inside the buffer) at 8-byte offsets; the host keeps outs[k].len() bytes
         let lens: Vec<u64> = outs.iter().map(|o| o.len() as u64).collect();
         let chunks = super::staging::pack(&lens, chunk, 8, 4);
+        let stream = crate::hostmem::stream_copies(crate::hostmem::Way::Down, lens.iter().sum::<u64>() as usize);
         type Pending =
             (usize, usize, std::sync::mpsc::Receiver<std::result::Result<(), wgpu::BufferAsyncError>>, wgpu::SubmissionIndex, u64);
         let finish = |p: Pending, outs: &mut [&mut [u8]], crcs: &mut Option<&mut [Vec<(u32, u64)>]>| -> Result<()> {
@@ -972,8 +974,8 @@ impl WgpuBackend {
                     let keep = len.min(outs[k].len() as u64 - off) as usize;
                     let (dst, src) = (&mut outs[k][off as usize..off as usize + keep], &view[at as usize..at as usize + keep]);
                     match crcs {
-                        Some(c) => c[k].push((crate::hostmem::par_copy_crc(dst, src), keep as u64)),
-                        None => crate::hostmem::par_copy(dst, src),
+                        Some(c) => c[k].push((crate::hostmem::par_copy_crc_as(dst, src, stream), keep as u64)),
+                        None => crate::hostmem::par_copy_as(dst, src, stream),
                     }
                 }
             }
