@@ -15,15 +15,15 @@ if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
     bench_line r42c-table 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
   done; done
 fi
-for k in 1 2 3; do
-  left 400 || break
+for k in 1 2; do
+  left 170 || break
   E2E_LOG=$OUT/r42c-trace-off$k.log e2e_shape r42c off cuda fzwgpu FZWGPU_TRANSFER_TRACE=1 FZWGPU_STREAM_COPY=off
   E2E_LOG=$OUT/r42c-trace-auto$k.log e2e_shape r42c auto cuda fzwgpu FZWGPU_TRANSFER_TRACE=1 FZWGPU_STREAM_COPY=auto
-  left 430 || break
+  left 215 || break
   e2e_shape r42c off wgpu fzwgpu FZWGPU_STREAM_COPY=off
   e2e_shape r42c auto wgpu fzwgpu FZWGPU_STREAM_COPY=auto
 done
 for k in off1 auto1; do [ -f $OUT/r42c-trace-$k.log ] && python3 .device/trace-summary.py $OUT/r42c-trace-$k.log | grep -E "==|upload|1073741824 B"; done
 shape_summary r42c
-tests_on "transfers format pipeline" 560 60
+tests_on "transfers format" 290 60
 echo "total $(( $(date +%s) - T0 )) s"
