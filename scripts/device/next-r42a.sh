@@ -14,14 +14,7 @@
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "host: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), numa nodes $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l), thp $(cat /sys/kernel/mm/transparent_hugepage/enabled), $(ldd --version | head -1)"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  for be in cuda wgpu; do for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
-    bench_line r42a-table 200 fzwgpu $be "${f%%:*}" "${f##*:}" szx
-  done; done
-  for be in cuda wgpu; do for p in szp_composed szp_centered; do
-    bench_line r42a-table 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
-  done; done
-fi
+h200_rows r42a-table
 MC=/tmp/ct/memcpy-align; [ -x $MC ] || MC=.device/memcpy-align
 $MC 128 16 | tail -5; $MC 1024 16 | tail -5
 timeout 40 /tmp/ct/fzwgpu bench --backend cuda --size 128M --fields smooth --reps 3 --replays 1 --presets szx --json $OUT/r42a-128m-cuda.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/128M cuda: /"

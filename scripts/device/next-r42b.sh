@@ -7,14 +7,7 @@
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "host: $(nproc) cpus,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2); $(grep -m1 flags /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx512f|vpclmulqdq|pclmulqdq|avx2|erms|fsrm)$' | tr '\n' ' ')"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  for be in cuda wgpu; do for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
-    bench_line r42b-table 200 fzwgpu $be "${f%%:*}" "${f##*:}" szx
-  done; done
-  for be in cuda wgpu; do for p in szp_composed szp_centered; do
-    bench_line r42b-table 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
-  done; done
-fi
+h200_rows r42b-table
 for k in 1 2 3; do
   left 400 || break
   E2E_LOG=$OUT/r42b-trace-def$k.log e2e_shape r42b def cuda fzwgpu FZWGPU_TRANSFER_TRACE=1 FZWGPU_STREAM_COPY=off

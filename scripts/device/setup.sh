@@ -165,3 +165,16 @@ for (be,sh),rs in sorted(rows.items()):
     print(f"{be} {sh}: up {f('copy_up_gbps')} | down-touched {f('copy_down_touched_gbps')} | c_into {f('compress_into_e2e_gbps')} ({f('compress_into_pct_of_upload')}%) | d_into {f('decompress_into_e2e_gbps')} ({f('decompress_into_pct_of_touched_download')}%) | c_dl {ms('compress_into_phases_s','download')} | c_up {ms('compress_into_phases_s','upload')} | d_up {ms('decompress_into_phases_s','upload')} | d_dl {ms('decompress_into_phases_s','download')}")
 PY
 }
+# h200_rows TAG: on an H200 only (none since round 26), main's szx kernel rows (2-D,
+# 1-D, tiled) and the chain presets' 2-D rows through both backends (bench_line, JSON
+# in $OUT/TAG-BACKEND.jsonl); nothing on any other card (round 42's scripts)
+h200_rows() {
+  nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || return 0
+  local be f p
+  for be in cuda wgpu; do for f in "--size 1G --fields smooth:2d" "--dims 268435456:1d" "--size 256M --fields tiled:tiled"; do
+    bench_line $1 200 fzwgpu $be "${f%%:*}" "${f##*:}" szx
+  done; done
+  for be in cuda wgpu; do for p in szp_composed szp_centered; do
+    bench_line $1 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
+  done; done
+}
