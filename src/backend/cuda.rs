@@ -598,13 +598,7 @@ impl CudaBackend {
             trace.copied();
         }
         self.sync()?;
-        let what = match (crc, stream) {
-            (false, false) => "cuda upload",
-            (true, false) => "cuda upload+crc",
-            (false, true) => "cuda upload streamed",
-            (true, true) => "cuda upload+crc streamed",
-        };
-        trace.done(what, data.len(), data.as_ptr() as usize, st.bytes);
+        trace.done("cuda upload", crc, stream, data.len(), data.as_ptr() as usize, st.bytes);
         Ok(crc.then(|| crate::hostmem::crc32_concat(pieces)))
     }
 
@@ -668,7 +662,8 @@ impl CudaBackend {
             };
             let mut pieces: Vec<Vec<(u32, u64)>> = vec![Vec::new(); staged.len()];
             let mut trace = super::staging::FillTrace::new();
-            let nt = crate::hostmem::stream_copies(crate::hostmem::Way::Down, lens.iter().sum::<u64>() as usize);
+            let total = lens.iter().sum::<u64>() as usize;
+            let nt = crate::hostmem::stream_copies(crate::hostmem::Way::Down, total);
             for c in 0..fills.len().min(nbuf) {
                 issue(c)?;
             }
@@ -695,13 +690,7 @@ impl CudaBackend {
             }
             sync(stream)?;
             let first = staged.first().map_or(0, |&k| outs[k].as_ptr() as usize);
-            let what = match (crc, nt) {
-                (false, false) => "cuda readback",
-                (true, false) => "cuda readback+crc",
-                (false, true) => "cuda readback streamed",
-                (true, true) => "cuda readback+crc streamed",
-            };
-            trace.done(what, lens.iter().sum::<u64>() as usize, first, st.bytes);
+            trace.done("cuda readback", crc, nt, total, first, st.bytes);
             for (j, &k) in staged.iter().enumerate() {
                 crcs[k] = crc.then(|| crate::hostmem::crc32_concat(std::mem::take(&mut pieces[j])));
             }

@@ -115,12 +115,14 @@ impl FillTrace {
         }
     }
 
-    /// Prints the line: `what`, the bytes and the host address (its alignment matters to
-    /// memcpy), the fills, and the final wait since the last mark.
-    pub(crate) fn done(mut self, what: &str, bytes: usize, host: usize, chunk: usize) {
+    /// Prints the line: `what` (with "+crc" when hashed, "streamed" with streaming
+    /// stores), the bytes and the host address (its alignment matters to memcpy), the
+    /// fills, and the final wait since the last mark.
+    pub(crate) fn done(mut self, what: &str, crc: bool, streamed: bool, bytes: usize, host: usize, chunk: usize) {
         if !self.on {
             return;
         }
+        let what = format!("{what}{}{}", if crc { "+crc" } else { "" }, if streamed { " streamed" } else { "" });
         let sync = self.lap();
         let list = |v: &[f64]| v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(" ");
         eprintln!(
