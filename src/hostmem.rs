@@ -121,9 +121,10 @@ pub(crate) const STREAM_UP_MAX: usize = 256 << 20;
 /// leave nothing dirty in the cache for a DMA engine to fetch. `FZWGPU_STREAM_COPY`:
 /// `on`, `off`, or `auto` (the default): readbacks always, uploads up to
 /// STREAM_UP_MAX. Measured on an H100's host (round 42, `docs/results/h100-r42b.log`):
-/// streaming made readbacks faster through both backends and a 134 MB upload's last
-/// DMA shorter (CUDA: 1.1 -> 0.55 ms), but a 1 GiB upload's copies slower (they hold
-/// ~45 GB/s where cached ones speed up to ~60 after the first ~10 ms).
+/// streaming made readbacks faster through both backends and a 134 MB upload's final
+/// wait for its DMA shorter (CUDA: 0.77-2.14 -> 0.52-0.58 ms), but a 1 GiB upload's
+/// copies slower (the median of its last ten 32 MiB fills 0.70-0.89 ms streamed,
+/// 0.41-0.69 cached; `scripts/device/trace-summary.py` on the call's traces).
 pub(crate) fn stream_copies(way: Way, len: usize) -> bool {
     static MODE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     let forced = *MODE.get_or_init(|| match crate::envcfg::get("FZWGPU_STREAM_COPY").ok().flatten().as_deref() {
