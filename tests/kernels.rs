@@ -116,6 +116,9 @@ fn twin_check_on(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], 
     if plain && !k.always_f64() && !(f64v && k.f64_arith()) {
         gpus.push(gpu_plain()); // shared-memory variants
     }
+    if k.has_coalesce() && !f64v && !gpu().info().coalesce {
+        gpus.push(gpu_coalesce()); // the CUDA-tuned variants (Variant::coalesce)
+    }
     for g in gpus {
         if (k.always_f64() || (f64v && k.f64_arith())) && !g.info().shader_f64 {
             // (an adapter without SHADER_F64, such as GL's: the pipelines never dispatch
@@ -129,11 +132,12 @@ fn twin_check_on(what: &str, k: Kernel, f64v: bool, params: &[u8], binds: &[B], 
             if x != y {
                 let first = x.iter().zip(y).position(|(p, q)| p != q).unwrap();
                 panic!(
-                    "{what}: {} output {i} differs from its CPU twin at byte {first} (gpu {:?} cpu {:?}, subgroups {})",
+                    "{what}: {} output {i} differs from its CPU twin at byte {first} (gpu {:?} cpu {:?}, subgroups {}, coalesce {})",
                     k.name(),
                     &x[first..(first + 8).min(x.len())],
                     &y[first..(first + 8).min(y.len())],
-                    g.info().subgroups
+                    g.info().subgroups,
+                    g.info().coalesce
                 );
             }
         }

@@ -275,6 +275,35 @@ fn fast_lim(mn: FT, mx: FT, qlim: u32) -> FT {
     let d = (FT(qlim) + FT(2.0)) * FT(4.76837158203125e-7) + (m * P.inv) * FT(1.1920928955078125e-7);
     return FT(0.5) - d;
 }
+// round(t), ties to even, as a float and as an integer, for 0 <= t < 2^23 (else
+// unspecified; unit_codes_nf uses it only where its fast test passes, which implies
+// t < 2^20: lim >= 0 only for qlim + 2 <= 2^20, and t <= qlim + 1/2; t >= 0 as r is
+// the block's minimum).
+struct Rounded {
+    f: vec4<FT>,
+    q: vec4<u32>,
+}
+fn round_small(t: vec4<FT>) -> Rounded {
+#ifdef F64
+    let f = round(t);
+    return Rounded(f, vec4<u32>(f));
+#else
+#ifdef COALESCE
+    // the CUDA-tuned form (Variant::coalesce): a rounding and a conversion instruction
+    let f = round(t);
+    return Rounded(f, vec4<u32>(f));
+#else
+    // no conversion instruction (through Vulkan, where naga also clamps before one):
+    // s = t + 2^23 rounds to 2^23 + round(t), its spacing being 1 there, so s - 2^23
+    // is round(t) exactly and s's bits less 2^23's are its integer. `* one` keeps a
+    // driver that contracts from rounding t * inv + 2^23 once (it computes
+    // fma(t, 1, 2^23)), and one that reassociates (lavapipe does) from folding
+    // (t + 2^23) - 2^23 into t.
+    let s = t * P.one + vec4<FT>(8388608.0);
+    return Rounded(s * P.one - vec4<FT>(8388608.0), bitcast<vec4<u32>>(s) - vec4<u32>(0x4b000000u));
+#endif
+#endif
+}
 fn unit_codes_nf(u: Unit, r: FT, qlim: u32, lim: FT) -> Codes {
     if (u.n == UNIT) {
         // a full unit: every value's first candidate, kept when all four are at most
@@ -283,11 +312,11 @@ fn unit_codes_nf(u: Unit, r: FT, qlim: u32, lim: FT) -> Codes {
         // code_of_nf returns then), each computed as one vector with no branch per
         // value; else value by value below
         let t = (u.x - vec4<FT>(r)) * P.inv;
-        let qf = round(t);
-        let q = vec4<u32>(qf);
-        if (all(abs(t - qf) <= vec4<FT>(lim))) {
-            return Codes(q, true);
+        let fr = round_small(t);
+        if (all(abs(t - fr.f) <= vec4<FT>(lim))) {
+            return Codes(fr.q, true);
         }
+        let q = vec4<u32>(round(t));
         let y = (vec4<FT>(q) * P.step) * P.one + vec4<FT>(r);
         if (all(abs(u.x - y) < vec4<FT>(P.eb))) {
             return Codes(q, true);

@@ -289,7 +289,7 @@ impl Kernel {
     /// `Variant::coalesce`). `chain_decode` (the walking form) has none since round 30:
     /// its quad stores beat its workgroup-memory stores through CUDA too.
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode1d | Kernel::ChainScanX)
+        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode1d | Kernel::ChainScanX | Kernel::SzxEncode | Kernel::SzxEncode8)
     }
 
     /// Whether the kernel's float32 subgroup variant without `COALESCE` stores by quads
@@ -390,6 +390,12 @@ pub struct Variant {
     /// - `chain_encode` (the 2-D form), float32: the walk's previous step kept in
     ///   workgroup memory, not registers (CUDA 842 / 743 -> 926 / 768 GB/s on the
     ///   1 GiB 2-D field; Vulkan 892 / 709 -> 644 / 572; round 24).
+    /// - `szx_encode8` and `szx_encode`, float32: the flush-free codes' first candidates
+    ///   rounded by a rounding and a conversion instruction; without it (Vulkan) by
+    ///   adding 2^23 (`round_small`, common/szx_units.wgsl: naga clamps before every
+    ///   float-to-integer conversion). H100, round 43 (`docs/results/h100-r43b.log`,
+    ///   `szx_encode8` on the 1 GiB 2-D field, kernel GB/s, two runs each): Vulkan
+    ///   784-787 -> 802, CUDA 833-836 -> 813 (one run).
     /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%,
     ///   round 23), as they do wherever subgroups give it quad stores and on software
     ///   adapters (`BackendInfo::decode_1d`, `kernels::chain::decode_kernel`).
