@@ -1293,6 +1293,10 @@ fn chain_geometry_matches_twins(rng: &mut Rng, (nx, ny, nz, tile, bs, walk): (u3
             5 => f64::INFINITY,
             7 => 1e-40,
             11 => 3e9,
+            // codes of 2^22 to 2^24 in magnitude (eb 0.05): past the fast path's reach
+            // without COALESCE (fast_qlim), inside the quantizer's limit
+            13 => 1.0e6 + rng.unit() * 6.0e5,
+            17 => -4.2e5 - rng.unit() * 1.2e6,
             _ => (i as f64 * 0.02).sin() * 50.0 + rng.unit() * 2.0,
         })
         .collect();

@@ -129,6 +129,17 @@ fn nf_threshold() -> FT {
 #endif
 }
 
+// The largest |code| (exclusive) codes4's fast path takes: the quantizer's limit, and
+// without COALESCE at most 2^22, where its integer comes off a float sum's bits (units
+// with larger codes take quantize_bits, which computes the same codes).
+fn fast_qlim() -> FT {
+#ifdef COALESCE
+    return P.limit;
+#else
+    return min(P.limit, FT(4194304.0));
+#endif
+}
+
 // The code of quantization result q for value j of the current group of four; past
 // P.n (`valid` false) the code is 0 and no outlier is noted.
 fn cq(q: vec2<i32>, j: u32, valid: bool) -> u32 {
@@ -237,9 +248,19 @@ fn codes4(i: u32, pre: vec4<u32>) -> vec4<u32> {
         // inside the code limit and reconstruct strictly within eb (no outliers then)
         let ax = w & vec4<u32>(0x7fffffffu);
         let qf = floor((x * P.inv) * P.one + vec4<f32>(0.5));
-        if (all(ax < vec4<u32>(0x7f800000u)) && all((abs(x) >= vec4<f32>(q_tn)) | (ax == vec4<u32>(0u))) && all(abs(qf) < vec4<f32>(P.limit))) {
+        if (all(ax < vec4<u32>(0x7f800000u)) && all((abs(x) >= vec4<f32>(q_tn)) | (ax == vec4<u32>(0u))) && all(abs(qf) < vec4<f32>(fast_qlim()))) {
+#ifdef COALESCE
+            // the CUDA-tuned form (its 2-D walk): a conversion instruction each way
             let q = vec4<i32>(qf);
             let y = (vec4<f32>(q) * P.step) * P.one;
+#else
+            // i32(qf) with no conversion instruction (naga clamps before one): qf is an
+            // integer below 2^22 in magnitude (fast_qlim), so qf + 1.5 * 2^23 is exact
+            // and its bits less 1.5 * 2^23's are q; `* one` keeps a driver from
+            // reassociating the sum. qf itself is vec4<f32>(q) exactly.
+            let q = bitcast<vec4<i32>>(qf * P.one + vec4<f32>(12582912.0)) - vec4<i32>(0x4b400000);
+            let y = (qf * P.step) * P.one;
+#endif
             if (all(abs(x - y) < vec4<f32>(P.eb))) {
                 q_at += 4u;
                 return vec4<u32>(code_of_q(q.x), code_of_q(q.y), code_of_q(q.z), code_of_q(q.w));

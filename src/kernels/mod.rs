@@ -395,7 +395,16 @@ pub struct Variant {
     ///   adding 2^23 (`round_small`, common/szx_units.wgsl: naga clamps before every
     ///   float-to-integer conversion). H100, round 43 (`docs/results/h100-r43b.log`,
     ///   `szx_encode8` on the 1 GiB 2-D field, kernel GB/s, two runs each): Vulkan
-    ///   784-787 -> 802, CUDA 833-836 -> 813 (one run).
+    ///   784-787 -> 799-802, CUDA 833-836 -> 813 (one run). Confirmed against main
+    ///   before it in `h100-r43c.log`: Vulkan 784 -> 799-800, tiled and 1-D unchanged.
+    /// - `chain_encode`'s fast path (every form), float32: `i32(qf)` by a conversion
+    ///   instruction; without it by adding 1.5 * 2^23 for codes below 2^22 in magnitude
+    ///   (`fast_qlim`; larger codes take the per-value path), which every form but
+    ///   CUDA's 2-D walk takes (the forms with no `COALESCE` variant run it through
+    ///   CUDA too). H100, round 43 (`h100-r43c.log`, `h100-r43d.log`, one run each):
+    ///   Vulkan 1-D `szp_composed` / `szp_centered` 790 / 795 -> 808 / 812, 2-D 838 /
+    ///   749 -> 866 / 768; CUDA 1-D 827 / 839 -> 826 / 838, 2-D (the `COALESCE` walk
+    ///   with it) 842 / 774 -> 825 / 773.
     /// - 1-D chain inverses run `chain_decode_1d` (CUDA 1-D decompression +7-10%,
     ///   round 23), as they do wherever subgroups give it quad stores and on software
     ///   adapters (`BackendInfo::decode_1d`, `kernels::chain::decode_kernel`).
