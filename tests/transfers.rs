@@ -137,30 +137,43 @@ fn staging_allocation_failures_are_typed_errors() {
     use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
     use fzwgpu::{Backend, Error};
     let data = pattern(9 * MIB, 3);
-    // allocations in order: the buffer, the two upload and the two download staging
-    // buffers (the default counts: not with FZWGPU_UPLOAD_BUFFERS or
-    // FZWGPU_DOWNLOAD_BUFFERS); failing each one in
-    // turn, then none (wgpu's mapped upload staging, then the host-memory one: the same
-    // count)
-    for (k, host) in (0..6u64).flat_map(|k| [(k, false), (k, true)]) {
-        let be = WgpuBackend::new(&WgpuOptions {
-            fail_allocs_after: Some(k),
-            host_staging: Some(host),
-            host_import: Some(false),
-            ..Default::default()
-        })
-        .expect("wgpu adapter");
-        let run = || -> fzwgpu::Result<Vec<u8>> {
-            let buf = be.create_buffer(data.len() as u64)?;
-            be.write_buffer(buf, 0, &data)?;
-            Ok(be.read_buffers(&[BufSlice::new(buf, 0, data.len() as u64)])?.remove(0))
-        };
-        match run() {
-            Ok(got) => assert!(k == 5 && got == data, "allocation {k}: the run should have failed, or its bytes differ"),
-            Err(Error::OutOfMemory(_)) => assert!(k < 5, "allocation {k}: unexpected failure"),
-            Err(e) => panic!("allocation {k}: untyped failure {e}"),
+    // allocations in order: the buffer, then the upload and the download staging buffers
+    // (two each by default; FZWGPU_UPLOAD_BUFFERS / FZWGPU_DOWNLOAD_BUFFERS change the
+    // counts, so the test finds the count instead of assuming it): failing each one in
+    // turn gives a typed error, until k passes the last allocation and the run
+    // succeeds; wgpu's mapped upload staging and the host-memory one make as many
+    let mut counts = Vec::new();
+    for host in [false, true] {
+        let mut done = None;
+        for k in 0..64u64 {
+            let be = WgpuBackend::new(&WgpuOptions {
+                fail_allocs_after: Some(k),
+                host_staging: Some(host),
+                host_import: Some(false),
+                ..Default::default()
+            })
+            .expect("wgpu adapter");
+            let run = || -> fzwgpu::Result<Vec<u8>> {
+                let buf = be.create_buffer(data.len() as u64)?;
+                be.write_buffer(buf, 0, &data)?;
+                Ok(be.read_buffers(&[BufSlice::new(buf, 0, data.len() as u64)])?.remove(0))
+            };
+            match run() {
+                Ok(got) => {
+                    assert!(got == data, "allocation {k} (host staging {host}): the bytes differ");
+                    done = Some(k);
+                    break;
+                }
+                Err(Error::OutOfMemory(_)) => {}
+                Err(e) => panic!("allocation {k} (host staging {host}): untyped failure {e}"),
+            }
         }
+        let k = done.expect("no run succeeded within 64 allocations");
+        // the buffer and at least two staging buffers each way
+        assert!(k >= 5, "host staging {host}: only {k} allocations failed before a run succeeded");
+        counts.push(k);
     }
+    assert_eq!(counts[0], counts[1], "the two upload stagings allocate differently");
 }
 
 #[test]
