@@ -191,7 +191,7 @@ pub fn par_copy(dst: &mut [u8], src: &[u8]) {
 /// `stream_copies`).
 pub(crate) fn par_copy_as(dst: &mut [u8], src: &[u8], stream: bool) {
     if src.len() < 4 * MIN_PIECE {
-        dst.copy_from_slice(src);
+        copy_one(dst, src, stream);
         return;
     }
     let piece = copy_piece(src.len());
