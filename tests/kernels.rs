@@ -507,7 +507,8 @@ fn szx_encode_near_ties_large_offsets() {
 }
 
 /// `fast_lim` (shaders/common/szx_units.wgsl) checked on the CPU against exact
-/// arithmetic: for random float32 blocks of one sign on the flush-free path (eb from
+/// arithmetic: for random float32 blocks on the flush-free path, of one sign or of
+/// both with zeros among them (eb from
 /// 2^-40 to 2^40, |x| / eb from 2^-3 to 2^24, spans up to 2^22 steps, many values
 /// within 1% of a step of a tie), from the block's minimum and from the shifted
 /// reference, whenever a value passes the first test, whether t - round(t) is rounded
@@ -525,7 +526,8 @@ fn fast_lim_first_test_implies_the_bound() {
         let inv = f(1.0 / step as f64);
         let mag = eb as f64 * 2f64.powf(rng.unit() * 27.0 - 3.0);
         let span = step as f64 * 2f64.powf(rng.unit() * 22.0);
-        let sign = if rng.next() & 1 == 0 { 1.0 } else { -1.0 };
+        // 0: positive, 1: negative, 2: both signs and some zeros
+        let signs = rng.next() % 3;
         let ties = rng.next().is_multiple_of(3);
         let xs: Vec<f32> = (0..64)
             .map(|_| {
@@ -534,13 +536,18 @@ fn fast_lim_first_test_implies_the_bound() {
                 } else {
                     rng.unit() * span
                 };
+                let sign = match signs {
+                    0 => 1.0,
+                    1 => -1.0,
+                    _ => [1.0, -1.0, 0.0][(rng.next() % 3) as usize],
+                };
                 f(sign * (mag + o))
             })
             .collect();
         let (mn, mx) = xs.iter().fold((f32::MAX, f32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-        // the flush-free path: one sign, magnitudes >= T, 1 / step normal
+        // the flush-free path (block_noflush): no nonzero magnitude below T, 1 / step normal
         let t_min = f(2f64.powi(-100).max(eb as f64 * 2f64.powi(-90)));
-        if !(mn >= t_min || mx <= -t_min) || !inv.is_normal() || !mx.is_finite() {
+        if xs.iter().any(|&x| x != 0.0 && x.abs() < t_min) || !inv.is_normal() || !mx.is_finite() {
             continue;
         }
         for r in [mn, mn - step * 0.25] {
@@ -637,7 +644,7 @@ fn szx_encode_every_width() {
 }
 
 /// Tiny (down to 2^-100 and 1e-37) and huge magnitudes mixed in blocks, zeros, sign
-/// changes, and blocks of one sign around the flush-free threshold, at bounds from
+/// changes, and blocks of one sign and of both around the flush-free threshold, at bounds from
 /// 1e-30 to 1e30.
 #[test]
 fn szx_encode_magnitude_edges() {
@@ -690,6 +697,33 @@ fn szx_encode_magnitude_edges() {
             })
             .collect();
         szx_chain::<f32>(&format!("one-sign edges eb={eb:e}"), f32_bytes(&w), w.len(), 128, eb);
+        // blocks of both signs, some with zeros, whose least nonzero magnitude is at t,
+        // just below it, just above it, or far above it (the flush-free condition since
+        // round 44 looks at the least nonzero magnitude, whatever the signs)
+        let z: Vec<f32> = (0..4096)
+            .map(|i| {
+                let r = rng.unit();
+                let (base, zeros) = match (i / 128) % 8 {
+                    0 => (t, false),
+                    1 => (t * 0.999, false),
+                    2 => (t * 1.001, false),
+                    3 => (t, true),
+                    4 => (t * 0.999, true),
+                    5 => (eb * 10.0, true),
+                    6 => (eb * 0.3, false),
+                    _ => (eb * 3.0, false),
+                };
+                let x = match i % 4 {
+                    0 => base,
+                    1 => -base * (1.0 + r * 1e-6),
+                    2 if zeros => 0.0,
+                    2 => -base,
+                    _ => base * (1.0 + r * 4.0) * if i % 8 == 3 { -1.0 } else { 1.0 },
+                };
+                x as f32
+            })
+            .collect();
+        szx_chain::<f32>(&format!("two-sign edges eb={eb:e}"), f32_bytes(&z), z.len(), 128, eb);
     }
 }
 

@@ -49,10 +49,11 @@ run_val() {
 }
 # bench_line TAG LEFT BINARY BACKEND FIELD-ARGS LABEL PRESETS: one kernel benchmark
 # (3 repetitions; JSON in $OUT/TAG-BACKEND.jsonl), a line per preset with its ratio and
-# compress / decompress kernel GB/s; nothing once the command has run LEFT seconds
+# compress / decompress kernel GB/s; nothing once the command has run LEFT seconds;
+# BENCH_T: its time limit (default 45 s; two presets on 1 GiB need ~70)
 bench_line() {
   left $2 || return 0
-  timeout 45 /tmp/ct/$3 bench --backend $4 $5 --reps 3 --presets $7 --json $OUT/$1-$4.jsonl 2>&1 | grep -E "^sz" | awk -v t="$3 $4 $6" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
+  timeout ${BENCH_T:-45} /tmp/ct/$3 bench --backend $4 $5 --reps 3 --presets $7 --json $OUT/$1-$4.jsonl 2>&1 | grep -E "^sz" | awk -v t="$3 $4 $6" '{print t, $1, "ratio", $2, "compress", $3, "decompress", $8, "ok", $NF}'
 }
 # e2e LABEL PRESETS: end to end (--replays 1) on the 1 GiB smooth field through CUDA and
 # Vulkan, JSON in $OUT/LABEL-e2e-BACKEND.jsonl (E2E_BIN: another binary, e.g. fzwgpu-b)

@@ -119,9 +119,19 @@ fn lane_special(m: MinMax) -> bool {
 #ifdef F64
     return m.special != 0u;
 #else
-    return m.special < 0x7fffffu || m.kmx >= 0xff800000u || m.kmn <= 0x007fffffu;
+    return keys_special(m.kmn, m.kmx, m.special);
 #endif
 }
+
+#ifndef F64
+// float32: whether values with min / max keys kmn / kmx and least nonzero |x| bits
+// minus one smin (MinMax.special) hold a NaN, an infinity or a nonzero subnormal: on
+// a lane's fold (lane_special) or on the block's, reduced over its lanes (min of kmn
+// and smin, max of kmx), as each part is a threshold on a min or a max.
+fn keys_special(kmn: u32, kmx: u32, smin: u32) -> bool {
+    return smin < 0x7fffffu || kmx >= 0xff800000u || kmn <= 0x007fffffu;
+}
+#endif
 
 #ifdef F64
 fn fold_one(m: ptr<function, MinMax>, lo: u32, hi: u32, i: u32) {
@@ -211,12 +221,21 @@ fn unit_const_ok(u: Unit, mid: FT) -> bool {
 // by 1 / step = 1 / (2 eb) it is >= 2^-117 (normal), and the code is that product
 // rounded to an integer. So each `ftz` would return its operand
 // (a -0 instead of +0 changes no later result), and the codes and decisions are those
-// of the flushing path; the twins (which always flush) check it bit for bit, also at
-// magnitudes around T in blocks of one sign (szx_encode_magnitude_edges). The
-// condition is taken from the block's min / max: one sign and a smallest magnitude
-// >= T (a block that straddles zero keeps the flushing path). Block-level values
-// (mn, mid, the shifted reference) and the units past the first keep it too. T is
-// noflush_min (common/szx_math.wgsl, shared with chain_encode's fast path).
+// of the flushing path. Signs play no part: every float of magnitude >= T is a
+// multiple of g = ulp(T) >= max(2^-123, eb * 2^-114), and so are the block-level
+// values built from them (mn, the half range, the midpoint, mn - eb/2, q * step),
+// rounded or exact, however small the midpoint of a block that straddles zero is; so
+// zeros and both signs may share a block. The twins (which always flush) check it bit
+// for bit, also at magnitudes around T in blocks of one sign and of both
+// (szx_encode_magnitude_edges). The condition is the block's least nonzero magnitude
+// >= T, read off the fold's `special` reduced over the block (block_noflush). Until
+// round 44 it was taken from the block's min / max (one sign and min(|mn|, |mx|) >= T),
+// so every block that straddles zero took the flushing path: 4% of the blocks of
+// bench's 2-D field at 1e-3, in 16% of szx_encode8's subgroups of four blocks, whose
+// lanes then ran both paths. Block-level values (mn, mid, the shifted reference) keep
+// the flushing operations on both paths, and szx_encode's units past the first keep
+// the flushing path. T is noflush_min (common/szx_math.wgsl, shared with
+// chain_encode's fast path).
 fn quant_nf(x: FT, r: FT) -> FT {
     return round((x - r) * P.inv);
 }
@@ -391,10 +410,12 @@ fn block_basics(mn: FT, mx: FT) -> Basics {
     return Basics(addr(mn, half), !(d > P.step * FT(2.0)), levels(mx, mn));
 }
 
-// Whether a block of float32 values with this min / max takes the flush-free value
-// path: no NaN / infinity / subnormal, not exact mode, 1 / step normal, one sign and
-// no magnitude below noflush_min (see the flush-free path above).
-fn block_noflush(any_special: bool, mn: FT, mx: FT) -> bool {
-    let t = noflush_min();
-    return F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && (mn >= t || mx <= -t);
+// Whether a float32 block takes the flush-free value path: no NaN / infinity /
+// subnormal, not exact mode, 1 / step normal, and no nonzero magnitude below
+// noflush_min (see the flush-free path above). smin: the block's least nonzero |x|
+// bits minus one (MinMax.special reduced over the block; 0xffffffff when every value
+// is zero, which keeps the flushing path); unused for float64.
+fn block_noflush(any_special: bool, smin: u32) -> bool {
+    return F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && smin != 0xffffffffu
+        && smin + 1u >= bitcast<u32>(f32(noflush_min()));
 }

@@ -192,9 +192,17 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
         let i0 = start + k * step_u + UNIT * lane;
         fold_unit(&mm, load_unit(i0, end), i0);
     }
-    let any_special = team_any(lane, lane_special(mm));
     let kmin = team_min_key(lane, mm.kmn);
     let kmax = team_max_key(lane, mm.kmx);
+#ifdef F64
+    let any_special = team_any(lane, lane_special(mm));
+    let smin = 0u;
+#else
+    // the block's least nonzero |x| bits - 1 (for block_noflush); the special flag is
+    // read off it and the keys (keys_special)
+    let smin = team_min(lane, mm.special);
+    let any_special = keys_special(kmin, kmax, smin);
+#endif
 #ifdef F64
     // no bitcast to f64 in WGSL: fetch the value at an index holding the key
     let imin = team_min(lane, select(0xffffffffu, mm.imn, mm.imn != 0xffffffffu && key_eq(mm.kmn, kmin)));
@@ -210,10 +218,8 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
     var width = 0u;
     var r = FT(0.0);
     var c0 = vec4<u32>(0u);
-    // float32 blocks with no small magnitudes take the flush-free value path
-    // (a block of one sign whose smallest magnitude is >= T has no small magnitude;
-    // a block that straddles zero takes the flushing path)
-    let noflush = block_noflush(any_special, mn, mx);
+    // float32 blocks with no small nonzero magnitude take the flush-free value path
+    let noflush = block_noflush(any_special, smin);
     if (!any_special) {
         if (P.exact == 1u) {
             if (key_eq(kmin, kmax)) {

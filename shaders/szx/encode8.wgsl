@@ -215,9 +215,12 @@ fn encode8(b: u32, t: u32) {
     fold_unit(&mm, u1, i0 + 4u);
     fold_unit(&mm, u2, i0 + 8u);
     fold_unit(&mm, u3, i0 + 12u);
-    let any_special = cl_max(select(0u, 1u, lane_special(mm))) != 0u;
+    // the block's least nonzero |x| bits - 1 (for block_noflush) and its keys; the
+    // special flag is read off them (keys_special)
+    let smin = cl_min(mm.special);
     let kmin = cl_min(mm.kmn);
     let kmax = cl_max(mm.kmx);
+    let any_special = keys_special(kmin, kmax, smin);
     let mn = value_of_key(kmin, 0u);
     let mx = value_of_key(kmax, 0u);
 
@@ -225,7 +228,7 @@ fn encode8(b: u32, t: u32) {
     var width = 0u;
     var r = FT(0.0);
     var cs = Codes16(vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), vec4<u32>(0u), false);
-    let noflush = block_noflush(any_special, mn, mx);
+    let noflush = block_noflush(any_special, smin);
     if (P.exact == 1u) {
         if (!any_special && key_eq(kmin, kmax)) {
             typ = BT_CONST;
