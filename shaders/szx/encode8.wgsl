@@ -151,22 +151,18 @@ fn pack_code(pk: ptr<function, Packer>, c: u32, w: u32, wbase: u32, base: u32, n
     // the bits of c past the word (shift amounts are taken modulo 32: nb = 0 selects 0)
     let spill = select(0u, c >> ((32u - nb) & 31u), nb > 0u);
     let nb2 = nb + w;
-    if (nb2 >= 32u) {
-        let k = (*pk).k;
-        if (k == 0u) {
-            (*pk).first = lo;
-        }
-        let j = wbase + k;
-        if (!(skip0 && k == 0u) && j - base < nw) {
-            slots[j] = lo;
-        }
-        (*pk).k = k + 1u;
-        (*pk).lo = spill;
-        (*pk).nb = nb2 - 32u;
-    } else {
-        (*pk).lo = lo;
-        (*pk).nb = nb2;
+    // branch-free but for the store (lanes of a subgroup fill their words at different
+    // steps): the state moves by selects
+    let full = nb2 >= 32u;
+    let k = (*pk).k;
+    (*pk).first = select((*pk).first, lo, full && k == 0u);
+    let j = wbase + k;
+    if (full && !(skip0 && k == 0u) && j - base < nw) {
+        slots[j] = lo;
     }
+    (*pk).k = k + select(0u, 1u, full);
+    (*pk).lo = select(lo, spill, full);
+    (*pk).nb = select(nb2, nb2 - 32u, full);
 }
 
 // Four codes of w bits; for w <= 8 as one piece of 4 w bits (the same bit string in a
