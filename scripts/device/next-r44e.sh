@@ -1,5 +1,5 @@
 #!/bin/bash
-# Round 44, call e (one call, as device starts were scarce; kit: main c72bb62 with
+# Round 44, call e (the round's first call that found a machine; kit: main c72bb62 with
 # .device/extra.tar.xz: fzwgpu-b / vkstats-b / kernels-b of main 40481c2, the szx
 # encoders' flush-free condition on the least nonzero magnitude; fzwgpu-c / vkstats-c
 # of 40481c2 with scripts/device/patches/encode8-pack-selects.patch, szx_encode8's
