@@ -114,20 +114,16 @@ fn minmax_init() -> MinMax {
 #endif
 }
 
-// Whether the lane's values hold a NaN, an infinity or a nonzero subnormal.
-fn lane_special(m: MinMax) -> bool {
 #ifdef F64
+// float64: whether the lane's values hold a NaN, an infinity or a nonzero subnormal
+// (the fold's flag; the encoders reduce it over the block).
+fn lane_special(m: MinMax) -> bool {
     return m.special != 0u;
-#else
-    return keys_special(m.kmn, m.kmx, m.special);
-#endif
 }
-
-#ifndef F64
-// float32: whether values with min / max keys kmn / kmx and least nonzero |x| bits
-// minus one smin (MinMax.special) hold a NaN, an infinity or a nonzero subnormal: on
-// a lane's fold (lane_special) or on the block's, reduced over its lanes (min of kmn
-// and smin, max of kmx), as each part is a threshold on a min or a max.
+#else
+// float32: whether a block with min / max keys kmn / kmx and least nonzero |x| bits
+// minus one smin (MinMax.special, each reduced over the block's lanes) holds a NaN, an
+// infinity or a nonzero subnormal.
 fn keys_special(kmn: u32, kmx: u32, smin: u32) -> bool {
     return smin < 0x7fffffu || kmx >= 0xff800000u || kmn <= 0x007fffffu;
 }
@@ -167,7 +163,7 @@ fn fold_unit(m: ptr<function, MinMax>, u: Unit, i0: u32) {
 // float32: the keys' plain min / max (the value comes back from its key, so no index
 // is tracked), four at once with no mask (load_unit fills the positions past the
 // block with a copy of its last value). Special (a NaN, an infinity, or a nonzero
-// value below the smallest normal) is read off the results by lane_special: NaN and
+// value below the smallest normal) is read off the block's results by keys_special: NaN and
 // infinities have the extreme keys (>= +Inf's, <= -Inf's), and `special` holds the
 // least |x| bits minus one, where zero wraps to 0xffffffff and subnormals land below
 // 0x7fffff.
@@ -414,8 +410,8 @@ fn block_basics(mn: FT, mx: FT) -> Basics {
 // subnormal, not exact mode, 1 / step normal, and no nonzero magnitude below
 // noflush_min (see the flush-free path above). smin: the block's least nonzero |x|
 // bits minus one (MinMax.special reduced over the block; 0xffffffff when every value
-// is zero, which keeps the flushing path); unused for float64.
+// is zero, where smin + 1 wraps to 0, below T's bits: the flushing path); unused for
+// float64.
 fn block_noflush(any_special: bool, smin: u32) -> bool {
-    return F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && smin != 0xffffffffu
-        && smin + 1u >= bitcast<u32>(f32(noflush_min()));
+    return F32_PATH && !any_special && P.exact == 0u && P.inv >= MIN_NORMAL && smin + 1u >= bitcast<u32>(f32(noflush_min()));
 }

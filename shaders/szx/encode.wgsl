@@ -197,17 +197,14 @@ fn encode_block(b: u32, lane: u32, ts: u32, u0: Unit) {
 #ifdef F64
     let any_special = team_any(lane, lane_special(mm));
     let smin = 0u;
+    // no bitcast to f64 in WGSL: fetch the value at an index holding the key
+    let imin = team_min(lane, select(0xffffffffu, mm.imn, mm.imn != 0xffffffffu && key_eq(mm.kmn, kmin)));
+    let imax = team_min(lane, select(0xffffffffu, mm.imx, mm.imx != 0xffffffffu && key_eq(mm.kmx, kmax)));
 #else
     // the block's least nonzero |x| bits - 1 (for block_noflush); the special flag is
     // read off it and the keys (keys_special)
     let smin = team_min(lane, mm.special);
     let any_special = keys_special(kmin, kmax, smin);
-#endif
-#ifdef F64
-    // no bitcast to f64 in WGSL: fetch the value at an index holding the key
-    let imin = team_min(lane, select(0xffffffffu, mm.imn, mm.imn != 0xffffffffu && key_eq(mm.kmn, kmin)));
-    let imax = team_min(lane, select(0xffffffffu, mm.imx, mm.imx != 0xffffffffu && key_eq(mm.kmx, kmax)));
-#else
     let imin = 0u;
     let imax = 0u;
 #endif
