@@ -463,7 +463,10 @@ pub fn classify_block<F: SzxFloat>(p: &SzxP<F>, data_u: &[u32], data_f: &[F], b:
             let qmax = if qok { qmaxf.to_u32() } else { 0 };
             let mut w = 32 - qmax.leading_zeros();
             let qlim = width_limit(w);
-            // a range above 2 steps rules a constant block out (see classify.wgsl)
+            // a range above 2 steps rules a constant block out; the kernels rule it out
+            // above 1 step, the same decisions (block_basics in
+            // shaders/common/szx_units.wgsl): the twin keeps the looser filter, so the
+            // twin tests check that equivalence
             let mut cok = !(d > p.step.mul(F::from_f64(2.0)));
             if cok {
                 cok = data_f[start..end].iter().all(|&x| within(x, mid, p.eb));
