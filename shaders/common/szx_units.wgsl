@@ -96,6 +96,16 @@ fn load_unit(i0: u32, end: u32) -> Unit {
     return u;
 }
 
+#ifndef F64
+// float32: load_unit's wide case without its bounds logic, for a caller that knows
+// the four values at i0 (a multiple of 4) are inside the block (szx_encode8's full
+// blocks).
+fn full_unit(i0: u32) -> Unit {
+    let lo = data4[i0 / 4u];
+    return Unit(bitcast<vec4<f32>>(lo), lo, lo, UNIT);
+}
+#endif
+
 // Running min/max keys of a team lane (float64: the index of each, to fetch the value).
 struct MinMax {
     kmn: KT,

@@ -193,12 +193,6 @@ fn raw_unit(u: Unit, at: u32) {
     }
 }
 
-// The unit of four values at i0, a multiple of 4 inside a full block.
-fn full_unit(i0: u32) -> Unit {
-    let lo = data4[i0 / 4u];
-    return Unit(bitcast<vec4<f32>>(lo), lo, lo, UNIT);
-}
-
 // Block b by the team whose lane this is (t = 0..7); b may be past the last block.
 fn encode8(b: u32, t: u32) {
     let live = b < P.nblocks;
