@@ -117,6 +117,7 @@ const VARS: &[(&str, Accepts, &str)] = &[
     ("FZWGPU_CHAIN_WALK", Accepts::Positive, "rows walked per chain_encode invocation (measurements)"),
     ("FZWGPU_ENCODE_GROUPS", Accepts::Index, "szx_encode's workgroup cap, 0 for none: one team per block (measurements)"),
     ("FZWGPU_SZX_TEAM8", Accepts::Choice(ON_OFF), "szx_encode8 for float32 blocks of 128 (default on; off: szx_encode)"),
+    ("FZWGPU_SZX_LOOKBACK", Accepts::Choice(ON_OFF), "szx_encode8 in one pass with a look-back (szx_encode8_lookback; off: encode, scan, compact)"),
     ("FZWGPU_CACHE_DIR", Accepts::Any, "CUDA kernel cache folder"),
     ("FZWGPU_CUDA_DEVICE", Accepts::Index, "CUDA device ordinal"),
     ("FZWGPU_CUDA_ARCH", Accepts::Arch, "CUDA architecture for kernel-source --cubin"),

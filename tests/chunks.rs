@@ -160,3 +160,49 @@ fn lorenzo_slabs_at_unaligned_windows() {
         }
     }
 }
+
+/// The one-pass `szx` encoder (`szx_encode8_lookback`) writes the same archive as the
+/// three passes (`szx_encode8`, the scan, `szx_compact`) and as the cpu backend: whole
+/// fields and chunked ones (each chunk's look-back starts afresh), lengths that end
+/// mid-tile and mid-block, with special values. The run notes name the encoder, so the
+/// test knows the one-pass form ran where it should (float32 blocks of 128 on an
+/// adapter with subgroups, chunks within lavapipe's loop limit) and not elsewhere.
+/// The switch is process-wide; the other tests of this binary give the same archives
+/// either way.
+#[test]
+fn szx_one_pass_encoder_gives_the_same_archive() {
+    use fzwgpu::stages::szx::set_lookback;
+    let encoder_of = |c: &fzwgpu::pipeline::Compressed| {
+        c.report.notes.iter().find_map(|(_, n)| n.strip_prefix("encoder=").map(str::to_string)).unwrap_or_default()
+    };
+    let g = gpu();
+    for (n, chunk) in [(1usize, None), (129, None), (4096 * 3 + 5, None), (500_001, None), (2_000_000, Some(1_100_000u64))] {
+        let v: Vec<f32> = (0..n)
+            .map(|i| match i % 7919 {
+                5 => f32::NAN,
+                9 => f32::INFINITY,
+                _ if (i / 2000) % 4 == 1 => 7.5,
+                _ => ((i as f32) * 0.002).sin() * 30.0 + (i % 13) as f32 * 0.004,
+            })
+            .collect();
+        let field = Field::from_f32(Dims::d1(n as u64).unwrap(), &v).unwrap();
+        let run = |be: &dyn fzwgpu::Backend, one: bool| {
+            set_lookback(Some(one));
+            let mut p = Pipeline::from_preset("szx").unwrap();
+            p.override_bound(ErrorBound::new(ErrorMode::Noa, 1e-3).unwrap()).unwrap();
+            p.options.max_chunk_bytes = chunk;
+            let c = p.compress(be, &field).unwrap();
+            set_lookback(None);
+            c
+        };
+        let reference = run(cpu().as_ref(), false);
+        let three = run(g.as_ref(), false);
+        let one = run(g.as_ref(), true);
+        let what = format!("n={n} chunk={chunk:?} on {}", g.info().adapter);
+        let sg = g.info().subgroups;
+        assert_eq!(encoder_of(&three), if sg { "szx_encode8" } else { "szx_encode" }, "{what}");
+        assert_eq!(encoder_of(&one), if sg { "szx_encode8_lookback" } else { "szx_encode" }, "{what}");
+        assert!(three.bytes == reference.bytes, "{what}: three passes differ from the cpu backend");
+        assert!(one.bytes == reference.bytes, "{what}: the one-pass encoder differs from the cpu backend");
+    }
+}

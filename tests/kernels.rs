@@ -381,6 +381,9 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
     );
     assert_eq!(u32s(&out[2])[0] as usize, total, "{what}: totals");
     let (meta, payload) = (out[0].clone(), out[1].clone());
+    if !f64v && bs == 128 {
+        szx_lookback_check(what, &p, &enc[0], nb, &out);
+    }
     let out = twin_check(what, Kernel::SzxMetaCost, f64v, &p, &[B::In(meta.clone()), B::Out(nb * 4)], nb.div_ceil(256) as u64);
     assert_eq!(u32s(&out[0]), cost, "{what}: meta_cost");
     // payload window with an f64-aligned base
@@ -424,6 +427,60 @@ fn szx_chain<F: SzxFloat>(what: &str, data: Vec<u8>, n: usize, bs: u32, eb: f64)
         let inf = u32::from_le_bytes(info[4 * b..4 * b + 4].try_into().unwrap());
         let len = (n - b * bs as usize).min(bs as usize) as u32;
         assert_eq!(*c, block_cost::<F>(inf, len));
+    }
+}
+
+/// `szx_encode8_lookback` writes what `szx_encode8` + the scan + `szx_compact` wrote
+/// (`compact`: meta, payload, totals), against its twin, in each look-back mode: 0
+/// (published values where the timing allows), 1 (every tile recomputes all of its
+/// predecessors' costs, the fallback; quadratic, so only up to 64 tiles), 2 (published
+/// aggregates, no inclusive prefix: every walk goes back to tile 0). Also with fewer
+/// workgroups than tiles: the tiles past the tickets stay unwritten.
+fn szx_lookback_check(what: &str, p: &[u8], data: &B, nb: usize, compact: &[Vec<u8>]) {
+    let tiles = nb.div_ceil(32);
+    let total = compact[1].len();
+    for mode in [0u32, 1, 2] {
+        if mode == 1 && tiles > 64 {
+            continue;
+        }
+        let mut pm = p.to_vec();
+        pm[24..28].copy_from_slice(&mode.to_le_bytes());
+        let binds = [
+            data.clone(),
+            B::Same(0),
+            B::Same(0),
+            B::Out((2 * nb).next_multiple_of(4)),
+            B::Out16(total),
+            B::Out(4),
+            B::Init(vec![0u8; 4 + 16 * tiles]),
+        ];
+        let w = format!("{what} (szx_encode8_lookback, mode {mode})");
+        let out = twin_check_on(&w, Kernel::SzxEncode8Lookback, false, &pm, &binds, tiles as u64, true);
+        assert_eq!(&out[..3], compact, "{w}: against szx_encode8 + scan + szx_compact");
+        assert_eq!(u32s(&out[3])[0], tiles as u32, "{w}: ticket counter");
+    }
+    if tiles > 2 {
+        // two workgroups: tiles 0 and 1 only (64 blocks); no total
+        let words = 64 * 128;
+        let binds = [
+            data.clone(),
+            B::Same(0),
+            B::Same(0),
+            B::Init(vec![0x3C; (2 * nb).next_multiple_of(4)]),
+            B::Init(vec![0x3C; 4 * (words + 64)]),
+            B::Init(vec![0x3C; 4]),
+            B::Init(vec![0u8; 4 + 16 * tiles]),
+        ];
+        let w = format!("{what} (szx_encode8_lookback, 2 workgroups)");
+        let out = twin_check_on(&w, Kernel::SzxEncode8Lookback, false, p, &binds, 2, true);
+        assert_eq!(&out[0][..128], &compact[0][..128], "{w}: meta (two blocks per word)");
+        assert!(out[0][128..].iter().all(|&x| x == 0x3C), "{w}: meta past the tiles");
+        let st = u32s(&out[3]);
+        let head = &st[7..9];
+        let end = ((head[0] & 0xffff) | ((head[1] & 0xffff) << 16)) as usize * 4;
+        assert_eq!(&out[1][..end], &compact[1][..end], "{w}: payload");
+        assert!(out[1][end..].iter().all(|&x| x == 0x3C), "{w}: payload past the tiles");
+        assert_eq!(out[2], vec![0x3C; 4], "{w}: total");
     }
 }
 

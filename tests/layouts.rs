@@ -54,6 +54,7 @@ fn params_layouts_match_wgsl() {
         check(k, true, SzxParams64::FIELDS, std::mem::size_of::<SzxParams64>());
     }
     check(Kernel::SzxEncode8, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
+    check(Kernel::SzxEncode8Lookback, false, SzxParams32::FIELDS, std::mem::size_of::<SzxParams32>());
     for k in [Kernel::QuantEncode, Kernel::QuantScatter, Kernel::QuantDecode, Kernel::QuantPatch] {
         check(k, false, QuantParams32::FIELDS, std::mem::size_of::<QuantParams32>());
         check(k, true, QuantParams64::FIELDS, std::mem::size_of::<QuantParams64>());

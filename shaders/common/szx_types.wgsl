@@ -14,7 +14,7 @@ struct Params {
     exact: u32,      // 1: eb too small to quantize, only bit-equal constant blocks
     chunk: u32,      // chunk index (slot in the totals buffer)
     word_base: u32,  // decode: word offset of the chunk's payload inside the bound window
-    _pad0: u32,
+    fallback: u32,   // szx_encode8_lookback only (tests of its paths): look_back's mode
     _pad1: u32,
     eb: FT,          // the bound checked, already rounded down to FT
     inv: FT,         // 1 / step, rounded to FT on the host

@@ -15,7 +15,10 @@
 // first + k (a team past the last block computes and stores nothing), and per-block
 // choices select results instead of skipping exchanges. The host picks it for
 // float32 blocks of 128 on adapters with subgroups (sizes multiples of 8) unless
-// FZWGPU_SZX_TEAM8=off; see stages/szx.rs.
+// FZWGPU_SZX_TEAM8=off; see stages/szx.rs. With LOOKBACK the file is
+// szx_encode8_lookback (bindings 4-7: meta, payload, totals, the look-back state): the
+// same decisions and packing, each block's payload written at its final offset (see
+// its entry point below).
 // Through CUDA its registers are capped at 64 (4 workgroups per multiprocessor on
 // sm_90; 80 uncapped = 3 in round 12, when it held two sets of codes per lane):
 // 690 -> 738 GB/s on the H200's 2-D field (round 12). Since round 21 (one set of
@@ -30,10 +33,17 @@
 @group(0) @binding(1) var<storage, read> data_u: array<u32>;
 @group(0) @binding(2) var<storage, read> data4: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> data_f: array<FT>;
+#ifdef LOOKBACK
+@group(0) @binding(4) var<storage, read_write> block_meta: array<u32>;
+@group(0) @binding(5) var<storage, read_write> payload: array<u32>;
+@group(0) @binding(6) var<storage, read_write> totals: array<u32>;
+@group(0) @binding(7) var<storage, read_write> state: array<atomic<u32>>;
+#else
 @group(0) @binding(4) var<storage, read_write> info: array<u32>;
 @group(0) @binding(5) var<storage, read_write> refs: array<FT>;
 @group(0) @binding(6) var<storage, read_write> cost: array<u32>;
 @group(0) @binding(7) var<storage, read_write> slots: array<u32>;
+#endif
 
 #include "common/szx_math.wgsl"
 
@@ -135,6 +145,16 @@ fn codes16(u0: Unit, u1: Unit, u2: Unit, u3: Unit, r: FT, qlim: u32, nf: bool, l
     return Codes16(a.c, b.c, c.c, d.c, a.ok && b.ok && c.ok && d.ok);
 }
 
+// Word j of the block bodies' buffer: the slots (a block's body in its slot), or in
+// the look-back form the payload (a block's body at its final offset).
+fn put(j: u32, v: u32) {
+#ifdef LOOKBACK
+    payload[j] = v;
+#else
+    slots[j] = v;
+#endif
+}
+
 // Bit packer of one lane: words of the block's bit string emitted in order to
 // slots[wbase + k], the first one dropped when `skip0` (its low half belongs to the
 // previous lane), none at or past the block's word `nw` (relative to `base`).
@@ -158,7 +178,7 @@ fn pack_code(pk: ptr<function, Packer>, c: u32, w: u32, wbase: u32, base: u32, n
     (*pk).first = select((*pk).first, lo, full && k == 0u);
     let j = wbase + k;
     if (full && !(skip0 && k == 0u) && j - base < nw) {
-        slots[j] = lo;
+        put(j, lo);
     }
     (*pk).k = k + select(0u, 1u, full);
     (*pk).lo = select(lo, spill, full);
@@ -180,21 +200,36 @@ fn pack_vec(pk: ptr<function, Packer>, c: vec4<u32>, w: u32, wbase: u32, base: u
 
 fn raw_unit(u: Unit, at: u32) {
     if (u.n > 0u) {
-        slots[at] = u.lo.x;
+        put(at, u.lo.x);
     }
     if (u.n > 1u) {
-        slots[at + 1u] = u.lo.y;
+        put(at + 1u, u.lo.y);
     }
     if (u.n > 2u) {
-        slots[at + 2u] = u.lo.z;
+        put(at + 2u, u.lo.z);
     }
     if (u.n > 3u) {
-        slots[at + 3u] = u.lo.w;
+        put(at + 3u, u.lo.w);
     }
 }
 
-// Block b by the team whose lane this is (t = 0..7); b may be past the last block.
-fn encode8(b: u32, t: u32) {
+// A block after its decisions, as one lane of its team holds it: the lane's four
+// units and 16 codes, the block's meta (type | width << 8), reference and length.
+struct Block8 {
+    u0: Unit,
+    u1: Unit,
+    u2: Unit,
+    u3: Unit,
+    cs: Codes16,
+    inf: u32,
+    r: FT,
+    len: u32,
+    live: bool,
+}
+
+// The decisions for block b by the team whose lane this is (t = 0..7); b may be past
+// the last block (live false, len 0).
+fn decide8(b: u32, t: u32) -> Block8 {
     let live = b < P.nblocks;
     let start = b * P.block_size;
     let len = select(0u, block_len(b), live);
@@ -307,31 +342,33 @@ fn encode8(b: u32, t: u32) {
             }
         }
     }
-    let inf = typ | (width << 8u);
-    if (live && t == 0u) {
-        info[b] = inf;
-        refs[b] = r;
-        cost[b] = block_cost(inf, len);
-    }
-    let base = start * WT;
-    if (live && typ == BT_RAW) {
-        raw_unit(u0, i0);
-        raw_unit(u1, i0 + 4u);
-        raw_unit(u2, i0 + 8u);
-        raw_unit(u3, i0 + 12u);
+    return Block8(u0, u1, u2, u3, cs, typ | (width << 8u), r, len, live);
+}
+
+// Lane t's words of block d's body, the body's first word at `body`: the raw values,
+// or the quantized codes packed (none for a constant block).
+fn emit8(d: Block8, t: u32, body: u32) {
+    let typ = d.inf & 0xffu;
+    let i0 = body + LV * t;
+    if (d.live && typ == BT_RAW) {
+        raw_unit(d.u0, i0);
+        raw_unit(d.u1, i0 + 4u);
+        raw_unit(d.u2, i0 + 8u);
+        raw_unit(d.u3, i0 + 12u);
     }
     // the codes of a quantized block; every lane runs the packer (w = 0 stores nothing)
-    let wq = select(0u, width, live && typ == BT_QUANT);
-    let nw = (len * wq + 31u) / 32u;
+    let wq = select(0u, d.inf >> 8u, d.live && typ == BT_QUANT);
+    let base = body;
+    let nw = (d.len * wq + 31u) / 32u;
     let oddw = (wq & 1u) == 1u;
     let skip0 = oddw && (t & 1u) == 1u;
     let wbase = base + ((wq * t) >> 1u);
     var pk = Packer(0u, select(0u, 16u, skip0), 0u, 0u);
     if (wq > 0u) {
-        pack_vec(&pk, cs.c0, wq, wbase, base, nw, skip0);
-        pack_vec(&pk, cs.c1, wq, wbase, base, nw, skip0);
-        pack_vec(&pk, cs.c2, wq, wbase, base, nw, skip0);
-        pack_vec(&pk, cs.c3, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, d.cs.c0, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, d.cs.c1, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, d.cs.c2, wq, wbase, base, nw, skip0);
+        pack_vec(&pk, d.cs.c3, wq, wbase, base, nw, skip0);
     }
     // odd widths: an even lane's last half word takes the next lane's first 16 bits
     // (in the high half of that lane's first word, which it did not store)
@@ -339,13 +376,100 @@ fn encode8(b: u32, t: u32) {
     if (oddw && !skip0) {
         let j = wbase + pk.k;
         if (j - base < nw) {
-            slots[j] = pk.lo | (head << 16u);
+            put(j, pk.lo | (head << 16u));
         }
     }
 }
 
+#ifdef LOOKBACK
+// szx_encode8_lookback: szx_encode8 writing each block's payload at its final offset,
+// and the chunk's meta words and total, as szx_encode8 + the scan of the costs +
+// szx_compact do (the same bytes): one pass, no slots. A workgroup takes a ticket for
+// its tile of TEAMS blocks, makes their decisions, scans their costs, then looks back
+// over the earlier tiles (common/lookback.wgsl) for its tile's first word; a tile that
+// has published nothing after SPINS polls is recomputed by the waiting workgroup (its
+// decisions only: tile_sum). The lanes keep their codes in registers across the
+// look-back.
+const TEAMS: u32 = WG / TL;
+// polls of a tile that has published nothing before recomputing its blocks' costs
+const SPINS: u32 = 64u;
+#include "common/wg_scan.wgsl"
+#include "common/lookback.wgsl"
+
+var<workgroup> s_inf: array<u32, TEAMS>;
+var<workgroup> s_agg: u32;
+
+// Cost of the team's block, counted once per team (by its last lane; 0 past the last
+// block): the workgroup's exclusive scan of it is, in every lane of team k, the words
+// of the tile's blocks before block k.
+fn team_cost(d: Block8, t: u32) -> u32 {
+    return select(0u, block_cost(d.inf, d.len), d.live && t == TL - 1u);
+}
+
+// the look-back's fallback: the payload words of tile jn, from its blocks' decisions
+fn tile_sum(jn: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32 {
+    let d = decide8(jn * TEAMS + lid / TL, lid % TL);
+    return wg_sum(lid, team_cost(d, lid % TL), sg_lane, sg_size);
+}
+
 @compute @workgroup_size(WG)
-fn szx_encode8(@builtin(local_invocation_index) lid: u32,
+fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
+    let lanes = vec2<u32>(SG_ARGS);
+    g_lid = lid;
+    g_sl = lanes.x;
+    g_ss = lanes.y;
+    let tile = take_ticket(lid);
+    let b0 = tile * TEAMS;
+    if (b0 >= P.nblocks) {
+        return;
+    }
+    let k = lid / TL;
+    let t = lid % TL;
+    let b = b0 + k;
+    let d = decide8(b, t);
+    if (t == 0u) {
+        s_inf[k] = d.inf;
+    }
+    let c = team_cost(d, t);
+    let pre = wg_exclusive_scan(lid, c, SG_ARGS);
+    if (lid == WG - 1u) {
+        s_agg = pre + c;
+    }
+    let agg = workgroupUniformLoad(&s_agg);
+    let off = look_back(tile, lid, agg, P.fallback, SG_ARGS) + pre;
+    let typ = d.inf & 0xffu;
+    if (d.live && t == 0u) {
+        // two blocks' meta per word, by the even one (b0 is even)
+        if ((b & 1u) == 0u) {
+            var m = d.inf & 0xffffu;
+            if (b + 1u < P.nblocks) {
+                m = m | ((s_inf[k + 1u] & 0xffffu) << 16u);
+            }
+            block_meta[b >> 1u] = m;
+        }
+        if (typ != BT_RAW) {
+            payload[off] = bitcast<u32>(d.r);
+        }
+        if (b + 1u == P.nblocks) {
+            totals[P.chunk] = off + block_cost(d.inf, d.len);
+        }
+    }
+    emit8(d, t, off + select(WT, 0u, typ == BT_RAW));
+}
+#else
+// Block b by the team whose lane this is (t = 0..7); b may be past the last block.
+fn encode8(b: u32, t: u32) {
+    let d = decide8(b, t);
+    if (d.live && t == 0u) {
+        info[b] = d.inf;
+        refs[b] = d.r;
+        cost[b] = block_cost(d.inf, d.len);
+    }
+    emit8(d, t, b * P.block_size * WT);
+}
+
+@compute @workgroup_size(WG)
+fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32,
                @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32> SG_PARAMS) {
     let lanes = vec2<u32>(SG_ARGS);
@@ -361,3 +485,4 @@ fn szx_encode8(@builtin(local_invocation_index) lid: u32,
         encode8(b0 + lid / TL, lid % TL);
     }
 }
+#endif

@@ -24,6 +24,7 @@ pub enum Kernel {
     SzxRangeFinal,
     SzxEncode,
     SzxEncode8,
+    SzxEncode8Lookback,
     SzxCompact,
     SzxMetaCost,
     SzxUnpack,
@@ -67,7 +68,7 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 47] = [
+    pub const ALL: [Kernel; 48] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -75,6 +76,7 @@ impl Kernel {
         Kernel::SzxRangeFinal,
         Kernel::SzxEncode,
         Kernel::SzxEncode8,
+        Kernel::SzxEncode8Lookback,
         Kernel::SzxCompact,
         Kernel::SzxMetaCost,
         Kernel::SzxUnpack,
@@ -127,6 +129,7 @@ impl Kernel {
             Kernel::SzxRangeFinal => "szx_range_final",
             Kernel::SzxEncode => "szx_encode",
             Kernel::SzxEncode8 => "szx_encode8",
+            Kernel::SzxEncode8Lookback => "szx_encode8_lookback",
             Kernel::SzxCompact => "szx_compact",
             Kernel::SzxMetaCost => "szx_meta_cost",
             Kernel::SzxUnpack => "szx_unpack",
@@ -179,7 +182,7 @@ impl Kernel {
             Kernel::SzxRangePartial => "szx/range_partial.wgsl",
             Kernel::SzxRangeFinal => "szx/range_final.wgsl",
             Kernel::SzxEncode => "szx/encode.wgsl",
-            Kernel::SzxEncode8 => "szx/encode8.wgsl",
+            Kernel::SzxEncode8 | Kernel::SzxEncode8Lookback => "szx/encode8.wgsl",
             Kernel::SzxCompact => "szx/compact.wgsl",
             Kernel::SzxMetaCost => "szx/meta_cost.wgsl",
             Kernel::SzxUnpack => "szx/unpack.wgsl",
@@ -238,6 +241,7 @@ impl Kernel {
                 | Kernel::ChainDecodePlanesRagged
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
+                | Kernel::SzxEncode8Lookback
         )
     }
 
@@ -272,6 +276,9 @@ impl Kernel {
     /// `chain_encode_1d`, `chain_decode_1d`: with `ONE_D` (ny = nz = 1: one step per
     /// invocation and nothing carried between steps, so no walk's loop and no state
     /// for it: NVRTC sm_90 63 / 48 registers against 128 / 96).
+    /// `szx_encode8_lookback`: `szx_encode8` with `LOOKBACK` (each block's payload at
+    /// its final offset by a look-back over the tiles' costs: encode, scan and compact
+    /// in one pass).
     pub fn defines(self) -> &'static [&'static str] {
         match self {
             Kernel::ChainEncodeFlat => &["FLAT"],
@@ -281,6 +288,7 @@ impl Kernel {
             Kernel::ChainDecodeRagged => &["RAGGED"],
             Kernel::ChainDecodePlanes => &["PLANES"],
             Kernel::ChainDecodePlanesRagged => &["PLANES", "RAGGED"],
+            Kernel::SzxEncode8Lookback => &["LOOKBACK"],
             _ => &[],
         }
     }
@@ -289,7 +297,15 @@ impl Kernel {
     /// `Variant::coalesce`). `chain_decode` (the walking form) has none since round 30:
     /// its quad stores beat its workgroup-memory stores through CUDA too.
     pub fn has_coalesce(self) -> bool {
-        matches!(self, Kernel::ChainEncode | Kernel::ChainDecode1d | Kernel::ChainScanX | Kernel::SzxEncode | Kernel::SzxEncode8)
+        matches!(
+            self,
+            Kernel::ChainEncode
+                | Kernel::ChainDecode1d
+                | Kernel::ChainScanX
+                | Kernel::SzxEncode
+                | Kernel::SzxEncode8
+                | Kernel::SzxEncode8Lookback
+        )
     }
 
     /// Whether the kernel's float32 subgroup variant without `COALESCE` stores by quads
@@ -330,7 +346,7 @@ impl Kernel {
     /// 8); None: a team is a subgroup.
     pub fn team_lanes(self) -> Option<u32> {
         match self {
-            Kernel::SzxEncode8 => Some(8),
+            Kernel::SzxEncode8 | Kernel::SzxEncode8Lookback => Some(8),
             _ => None,
         }
     }
@@ -346,6 +362,7 @@ impl Kernel {
                 | Kernel::ChainUnpack
                 | Kernel::SzxEncode
                 | Kernel::SzxEncode8
+                | Kernel::SzxEncode8Lookback
                 | Kernel::SzxUnpack
                 | Kernel::ChainWidth
                 | Kernel::ChainEncode

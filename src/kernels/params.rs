@@ -28,7 +28,7 @@ wgsl_params!(
 wgsl_params!(
     /// `Params` of the SZx kernels, float32 variant.
     SzxParams32 {
-        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32,
+        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, fallback: u32, _pad1: u32,
         eb: f32, inv: f32, step: f32, one: f32, tiny: f32, two_maxw: f32, _pad2: f32, _pad3: f32,
     }
 );
@@ -36,7 +36,7 @@ wgsl_params!(
 wgsl_params!(
     /// `Params` of the SZx kernels, float64 variant.
     SzxParams64 {
-        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, _pad0: u32, _pad1: u32,
+        n: u32, block_size: u32, nblocks: u32, exact: u32, chunk: u32, word_base: u32, fallback: u32, _pad1: u32,
         eb: f64, inv: f64, step: f64, one: f64, tiny: f64, two_maxw: f64, _pad2: f64, _pad3: f64,
     }
 );

@@ -64,15 +64,17 @@ pub fn set_scan_mode(mode: ScanMode) {
     MODE.store(if mode == ScanMode::LookBack { 2 } else { 1 }, Ordering::Relaxed);
 }
 
-/// Whether `scan_lookback` over `tiles` tiles stays within an adapter's loop limit
+/// Whether a look-back kernel (common/lookback.wgsl: `scan_lookback`,
+/// `szx_encode8_lookback`) over `tiles` tiles stays within an adapter's loop limit
 /// (llvmpipe/lavapipe silently cut an invocation's loops after that many iterations
 /// in total): the look-back takes at most `tiles` rounds, each with at most SPINS
-/// polls (reflected from the WGSL) and two workgroup sums (at most 64 loop iterations
-/// each with any subgroup size >= 4), plus the tile's own scan.
-pub fn lookback_fits(tiles: u64, loop_limit: Option<u64>) -> Result<bool> {
+/// polls (the kernel's, reflected from the WGSL), two workgroup sums (at most 64 loop
+/// iterations each with any subgroup size >= 4) and a fallback's loops (at most 64:
+/// the encoder's decisions without subgroups), plus the tile's own work.
+pub fn lookback_fits(kernel: Kernel, tiles: u64, loop_limit: Option<u64>) -> Result<bool> {
     let Some(limit) = loop_limit else { return Ok(true) };
-    let spins = reflect(Kernel::ScanLookback, Variant::default())?.consts.get("SPINS").copied().unwrap_or(u32::MAX) as u64;
-    Ok(tiles.saturating_mul(spins + 1 + 128).saturating_add(256) < limit)
+    let spins = reflect(kernel, Variant::default())?.consts.get("SPINS").copied().unwrap_or(u32::MAX) as u64;
+    Ok(tiles.saturating_mul(spins + 1 + 192).saturating_add(256) < limit)
 }
 
 /// Elements per scan tile: the kernels' WG * ITEMS, reflected from the WGSL.
@@ -92,7 +94,7 @@ pub fn tile_from_wgsl() -> Result<usize> {
 /// Record `output[i] = sum(input[..i])` for `n` values (wrapping u32).
 pub fn record_exclusive_scan(r: &mut Recorder, input: BufSlice, output: BufSlice, n: u64) -> Result<()> {
     let tiles = n.div_ceil(TILE as u64).max(1);
-    if scan_mode() == ScanMode::LookBack && lookback_fits(tiles, r.backend.info().loop_limit)? {
+    if scan_mode() == ScanMode::LookBack && lookback_fits(Kernel::ScanLookback, tiles, r.backend.info().loop_limit)? {
         return record_lookback_scan(r, input, output, n);
     }
     let offsets = if tiles == 1 {

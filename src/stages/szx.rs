@@ -23,6 +23,7 @@ use crate::kernels::Kernel;
 use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 pub const MAX_BLOCK_SIZE: u32 = 4096;
 pub const DEFAULT_BLOCK_SIZE: u32 = 128;
@@ -57,6 +58,53 @@ fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
     }
 }
 
+/// Whether `szx_encode8` runs as `szx_encode8_lookback` where it may: each block's
+/// payload written at its final offset in one pass (a look-back over the tiles' costs),
+/// instead of `szx_encode8` + the scan of the costs + `szx_compact`. Same archives.
+/// [`set_lookback`], else `FZWGPU_SZX_LOOKBACK=on|off`, else [`LOOKBACK_DEFAULT`].
+pub fn lookback() -> bool {
+    match LOOKBACK.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => crate::envcfg::switch("FZWGPU_SZX_LOOKBACK").ok().flatten().unwrap_or(LOOKBACK_DEFAULT),
+    }
+}
+
+/// The look-back encoder's default (see [`lookback`]).
+pub const LOOKBACK_DEFAULT: bool = false;
+
+// 0: not set (environment, else the default), 1: off, 2: on
+static LOOKBACK: AtomicU8 = AtomicU8::new(0);
+
+/// Sets [`lookback`] process-wide (tests and benchmarks); None: back to the
+/// environment and the default.
+pub fn set_lookback(on: Option<bool>) {
+    LOOKBACK.store(on.map_or(0, |on| if on { 2 } else { 1 }), Ordering::Relaxed);
+}
+
+/// Whether chunks of `nbk` blocks (at most) encode in one pass on this backend:
+/// `szx_encode8` is the encoder, [`lookback`] is on, and the look-back's loops stay
+/// within the adapter's loop limit.
+fn one_pass(r: &Recorder, enc: Kernel, nbk: u64) -> Result<bool> {
+    if enc != Kernel::SzxEncode8 || !lookback() {
+        return Ok(false);
+    }
+    let k = Kernel::SzxEncode8Lookback;
+    let teams = (crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as u64;
+    crate::kernels::scan::lookback_fits(k, nbk.div_ceil(teams), r.backend.info().loop_limit)
+}
+
+/// The temporaries of the three-pass form (`szx_encode8` or `szx_encode`, the scan,
+/// `szx_compact`): per block its meta, reference, cost and offset, and each block's
+/// body in its own slot.
+struct ThreePass {
+    info: crate::recording::BufId,
+    refs: crate::recording::BufId,
+    cost: crate::recording::BufId,
+    offsets: crate::recording::BufId,
+    slots: crate::recording::BufId,
+}
+
 /// One forward run of the SZx stage, chunk by chunk ([`SzxStage::forward_begin`]).
 pub(crate) struct SzxForward {
     input: BufSlice,
@@ -64,11 +112,9 @@ pub(crate) struct SzxForward {
     pub(crate) g: Geo,
     meta: crate::recording::BufId,
     totals: crate::recording::BufId,
-    info: crate::recording::BufId,
-    refs: crate::recording::BufId,
-    cost: crate::recording::BufId,
-    offsets: crate::recording::BufId,
-    slots: crate::recording::BufId,
+    enc: Kernel,
+    /// None: one pass (`szx_encode8_lookback`)
+    three: Option<ThreePass>,
     totals_idx: usize,
     parts: Vec<Part>,
 }
@@ -158,6 +204,8 @@ pub struct SzxStage {
     stats: Option<SzxStats>,
     /// The raw field's range from the pipeline (NOA/REL).
     field_range: Option<Option<(f64, f64)>>,
+    /// The last compression's encoder kernel (run notes).
+    encoder_used: Option<&'static str>,
 }
 
 impl SzxStage {
@@ -169,7 +217,7 @@ impl SzxStage {
             return Err(Error::config(format!("SZx data_type must be float32 or float64, got {}", cfg.dtype)));
         }
         ErrorBound::new(cfg.bound.mode, cfg.bound.value)?;
-        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None, field_range: None })
+        Ok(SzxStage { cfg, dims: None, resolved: None, stats: None, field_range: None, encoder_used: None })
     }
 
     pub fn config(&self) -> &SzxConfig {
@@ -227,16 +275,25 @@ impl SzxStage {
         let meta = r.alloc(g.meta_pad())?;
         r.clear(BufSlice::new(meta, 0, g.meta_pad()));
         let totals = r.alloc(4 * g.nchunks)?;
-        let info = r.temp(4 * g.cb)?;
-        let refs = r.temp(8 * g.cb)?;
-        let cost = r.temp(4 * g.cb)?;
-        let offsets = r.temp(4 * g.cb)?;
-        // each block's body in its own slot (szx_encode), then moved to its offset
-        let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
-        let slots = r.temp(slot_bytes)?;
+        let enc = encoder(self.is_f64(), g.bs, r.backend.info().subgroups);
+        let one = one_pass(r, enc, g.cb)?;
+        self.encoder_used = Some(if one { Kernel::SzxEncode8Lookback.name() } else { enc.name() });
+        let three = if one {
+            None
+        } else {
+            // each block's body in its own slot (szx_encode), then moved to its offset
+            let slot_bytes = (0..g.nchunks).map(|k| g.chunk(k).2 * sz).max().unwrap_or(0);
+            Some(ThreePass {
+                info: r.temp(4 * g.cb)?,
+                refs: r.temp(8 * g.cb)?,
+                cost: r.temp(4 * g.cb)?,
+                offsets: r.temp(4 * g.cb)?,
+                slots: r.temp(slot_bytes)?,
+            })
+        };
         let totals_idx = r.readback(BufSlice::new(totals, 0, (4 * g.nchunks).next_multiple_of(4)));
         let parts = vec![Part { slice: BufSlice::new(meta, 0, g.meta_pad()), len: PartLen::Fixed(g.meta_pad()) }];
-        Ok(SzxForward { input, n, g, meta, totals, info, refs, cost, offsets, slots, totals_idx, parts })
+        Ok(SzxForward { input, n, g, meta, totals, enc, three, totals_idx, parts })
     }
 
     /// Record chunk `k` of `f` (values `f.values(k)`): encode, scan, compact. NOA/REL
@@ -252,37 +309,41 @@ impl SzxStage {
         let p = self.params_bytes(&res, nk, nbk, k, 0);
         let inw = BufSlice::new(input.buf, input.offset + b0 * g.bs * sz, nk * sz);
         let in4 = inw.vec4_view();
-        let info_w = BufSlice::new(f.info, 0, 4 * nbk);
-        let refs_w = BufSlice::new(f.refs, 0, sz * nbk);
-        let cost_w = BufSlice::new(f.cost, 0, 4 * nbk);
-        let off_w = BufSlice::new(f.offsets, 0, 4 * nbk);
-        let slots_w = BufSlice::new(f.slots, 0, nk * sz);
         // szx_compact binds the payload as a vec4 array: its window in whole 16-byte
         // pieces (the part read back is its first words, by the chunk's total)
         let pay16 = (nk * sz).next_multiple_of(16);
         let payload = r.alloc(pay16)?;
         let pay_w = BufSlice::new(payload, 0, nk * sz);
         let meta_w = BufSlice::new(f.meta, 2 * b0, (2 * nbk).next_multiple_of(4));
+        let totals_w = BufSlice::new(f.totals, 0, (4 * g.nchunks).next_multiple_of(4));
+        let Some(t) = &f.three else {
+            // one pass: a workgroup per tile of 32 blocks, after clearing the look-back
+            // state (a ticket counter and four words per tile)
+            let lk = Kernel::SzxEncode8Lookback;
+            let tiles = nbk.div_ceil((crate::kernels::workgroup_size(lk)? / lk.team_lanes().unwrap_or(1)) as u64);
+            let bytes = (4 + 16 * tiles).next_multiple_of(16);
+            let state = BufSlice::new(r.temp(bytes)?, 0, bytes);
+            r.clear(state);
+            r.dispatch_bytes(lk, false, &p, &[inw, in4, inw, meta_w, BufSlice::new(payload, 0, pay16), totals_w, state], tiles)?;
+            f.parts.push(Part { slice: pay_w, len: PartLen::Readback { index: f.totals_idx, word: k as usize, scale: 4 } });
+            return Ok(());
+        };
+        let info_w = BufSlice::new(t.info, 0, 4 * nbk);
+        let refs_w = BufSlice::new(t.refs, 0, sz * nbk);
+        let cost_w = BufSlice::new(t.cost, 0, 4 * nbk);
+        let off_w = BufSlice::new(t.offsets, 0, 4 * nbk);
+        let slots_w = BufSlice::new(t.slots, 0, nk * sz);
         // szx_encode8 does not walk: a workgroup per 32 blocks (H100 round 29: 2-D
         // compression through Vulkan 629 -> 676 GB/s, 61 registers instead of 80;
         // through CUDA 743 -> 727, the tiled field +2-6% on both)
-        let enc = encoder(f64v, g.bs, r.backend.info().subgroups);
-        let cap = if enc == Kernel::SzxEncode8 { 0 } else { encode_groups() };
-        r.dispatch_teams_max(enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, cap)?;
+        let cap = if f.enc == Kernel::SzxEncode8 { 0 } else { encode_groups() };
+        r.dispatch_teams_max(f.enc, f64v, &p, &[inw, in4, inw, info_w, refs_w, cost_w, slots_w], nbk, cap)?;
         record_exclusive_scan(r, cost_w, off_w, nbk)?;
         r.dispatch_bytes(
             Kernel::SzxCompact,
             f64v,
             p.as_slice(),
-            &[
-                info_w,
-                refs_w,
-                off_w,
-                slots_w,
-                meta_w,
-                BufSlice::new(payload, 0, pay16),
-                BufSlice::new(f.totals, 0, (4 * g.nchunks).next_multiple_of(4)),
-            ],
+            &[info_w, refs_w, off_w, slots_w, meta_w, BufSlice::new(payload, 0, pay16), totals_w],
             nbk.div_ceil(compact_wg),
         )?;
         f.parts.push(Part { slice: pay_w, len: PartLen::Readback { index: f.totals_idx, word: k as usize, scale: 4 } });
@@ -570,6 +631,7 @@ impl SzxStage {
             resolved: Some(res),
             stats: Some(stats),
             field_range: None,
+            encoder_used: None,
         })
     }
 }
@@ -708,6 +770,9 @@ impl Stage for SzxStage {
             if res.exact {
                 v.push("lossless_exact_mode".into());
             }
+        }
+        if let Some(e) = self.encoder_used {
+            v.push(format!("encoder={e}"));
         }
         v
     }

@@ -45,6 +45,7 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::SzxEncode, false) => szx::szx_encode::<f32>,
         (Kernel::SzxEncode, true) => szx::szx_encode::<f64>,
         (Kernel::SzxEncode8, _) => szx::szx_encode8,
+        (Kernel::SzxEncode8Lookback, _) => szx::szx_encode8_lookback,
         (Kernel::SzxCompact, false) => szx::szx_compact::<f32>,
         (Kernel::SzxCompact, true) => szx::szx_compact::<f64>,
         (Kernel::SzxMetaCost, false) => szx::szx_meta_cost::<f32>,

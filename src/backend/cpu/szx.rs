@@ -560,7 +560,6 @@ fn encode_blocks<F: SzxFloat>(p: &[u8], b: &mut Bindings, nb: usize) -> Result<(
     let p = F::params(p)?;
     let data_u: &[u32] = view(b.ro[0], "szx_encode.data_u")?;
     let data_f: &[F] = view_trunc(b.ro[2], "szx_encode.data_f")?;
-    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
     let [info, refs, cost, slots] = &mut b.rw[..] else {
         return Err(Error::Device("szx_encode: bindings".into()));
     };
@@ -568,6 +567,23 @@ fn encode_blocks<F: SzxFloat>(p: &[u8], b: &mut Bindings, nb: usize) -> Result<(
     let refs: &mut [F] = view_mut(&mut refs[..], "refs")?;
     let cost: &mut [u32] = view_mut(cost, "cost")?;
     let slots: &mut [u32] = view_mut(slots, "slots")?;
+    encode_into(&p, data_u, data_f, nb, info, refs, cost, slots)
+}
+
+/// The decisions of the first `nb` blocks (info, refs, cost) and each one's body in its
+/// slot of `slots`; the rest of every output untouched.
+#[allow(clippy::too_many_arguments)]
+fn encode_into<F: SzxFloat>(
+    p: &SzxP<F>,
+    data_u: &[u32],
+    data_f: &[F],
+    nb: usize,
+    info: &mut [u32],
+    refs: &mut [F],
+    cost: &mut [u32],
+    slots: &mut [u32],
+) -> Result<()> {
+    need(data_f.len() >= p.n as usize && (p.nblocks as u64) * (p.block_size as u64) >= p.n as u64, "encode sizes")?;
     let slot = (p.block_size * F::WT) as usize;
     need(info.len() >= nb && refs.len() >= nb && cost.len() >= nb && slots.len() >= p.n as usize * F::WT as usize, "encode outputs")?;
     // one pass per block: classify (computing the codes once), then pack them
@@ -576,8 +592,8 @@ fn encode_blocks<F: SzxFloat>(p: &[u8], b: &mut Bindings, nb: usize) -> Result<(
         .enumerate()
         .take(nb)
         .map_init(Vec::new, |codes, (blk, out)| {
-            let (a, r, c) = classify_block(&p, data_u, data_f, blk as u32, codes);
-            encode_body(&p, data_u, a, blk as u32, codes, out);
+            let (a, r, c) = classify_block(p, data_u, data_f, blk as u32, codes);
+            encode_body(p, data_u, a, blk as u32, codes, out);
             (a, r, c)
         })
         .collect();
@@ -586,6 +602,57 @@ fn encode_blocks<F: SzxFloat>(p: &[u8], b: &mut Bindings, nb: usize) -> Result<(
         refs[i] = *r;
         cost[i] = *c;
     }
+    Ok(())
+}
+
+/// Twin of `szx_encode8_lookback`: what `szx_encode8`, the exclusive scan of its costs
+/// and `szx_compact` write (the chunk's meta words, each block's payload at its offset,
+/// the chunk's total), for the tiles of TEAMS blocks that `groups` workgroups take
+/// (their tickets 0..groups), and the look-back state as the kernel leaves it: the
+/// ticket counter at `groups`, then per tile taken its aggregate and inclusive prefix
+/// as two `READY | half` words each.
+pub fn szx_encode8_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
+    const READY: u32 = 0x10000;
+    let k = crate::kernels::Kernel::SzxEncode8Lookback;
+    let teams = (crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as usize;
+    let p = <f32 as SzxFloat>::params(p)?;
+    let nb = (p.nblocks as usize).min(groups as usize * teams);
+    let data_u: &[u32] = view(b.ro[0], "szx_encode8_lookback.data_u")?;
+    let data_f: &[f32] = view_trunc(b.ro[2], "szx_encode8_lookback.data_f")?;
+    let [meta, payload, totals, state] = &mut b.rw[..] else {
+        return Err(Error::Device("szx_encode8_lookback: bindings".into()));
+    };
+    let (mut info, mut refs, mut cost) = (vec![0u32; nb], vec![0f32; nb], vec![0u32; nb]);
+    let mut slots = vec![0u32; p.n as usize];
+    encode_into(&p, data_u, data_f, nb, &mut info, &mut refs, &mut cost, &mut slots)?;
+    let mut offsets = Vec::with_capacity(nb);
+    let mut acc = 0u32;
+    for c in &cost {
+        offsets.push(acc);
+        acc = acc.wrapping_add(*c);
+    }
+    let refs_u: &[u32] = bytemuck::cast_slice(&refs);
+    compact_into::<f32>(
+        &p,
+        &info,
+        refs_u,
+        &offsets,
+        &slots,
+        nb,
+        view_mut(meta, "meta")?,
+        view_mut(payload, "payload")?,
+        view_mut(totals, "totals")?,
+    )?;
+    let state: &mut [u32] = view_mut(state, "state")?;
+    for (t, c) in cost.chunks(teams).enumerate() {
+        let agg = c.iter().fold(0u32, |a, x| a.wrapping_add(*x));
+        let w = state.get_mut(1 + 4 * t..5 + 4 * t).ok_or_else(|| Error::Device("szx_encode8_lookback: state too small".into()))?;
+        for (i, v) in [agg, offsets[t * teams].wrapping_add(agg)].into_iter().enumerate() {
+            w[2 * i] = READY | (v & 0xffff);
+            w[2 * i + 1] = READY | (v >> 16);
+        }
+    }
+    *state.first_mut().ok_or_else(|| Error::Device("szx_encode8_lookback: no state".into()))? = groups;
     Ok(())
 }
 
@@ -599,15 +666,39 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     // one workgroup per WG consecutive blocks
     let wg = crate::kernels::workgroup_size(crate::kernels::Kernel::SzxCompact)? as usize;
     let nb = (p.nblocks as usize).min(groups as usize * wg);
-    let wt = F::WT as usize;
-    need(info.len() >= nb && offsets.len() >= nb && refs_u.len() >= nb * wt, "compact inputs")?;
-    need(slots.len() >= p.n as usize * wt, "compact slots")?;
     let [meta, payload, totals] = &mut b.rw[..] else {
         return Err(Error::Device("szx_compact: bindings".into()));
     };
-    let meta: &mut [u32] = view_mut(meta, "meta")?;
-    let payload: &mut [u32] = view_mut(payload, "payload")?;
-    let totals: &mut [u32] = view_mut(totals, "totals")?;
+    compact_into::<F>(
+        &p,
+        info,
+        refs_u,
+        offsets,
+        slots,
+        nb,
+        view_mut(meta, "meta")?,
+        view_mut(payload, "payload")?,
+        view_mut(totals, "totals")?,
+    )
+}
+
+/// The first `nb` blocks' meta words, payloads at their offsets and (when `nb` is every
+/// block) the chunk's total, from their decisions and bodies in their slots.
+#[allow(clippy::too_many_arguments)]
+fn compact_into<F: SzxFloat>(
+    p: &SzxP<F>,
+    info: &[u32],
+    refs_u: &[u32],
+    offsets: &[u32],
+    slots: &[u32],
+    nb: usize,
+    meta: &mut [u32],
+    payload: &mut [u32],
+    totals: &mut [u32],
+) -> Result<()> {
+    let wt = F::WT as usize;
+    need(info.len() >= nb && offsets.len() >= nb && refs_u.len() >= nb * wt, "compact inputs")?;
+    need(slots.len() >= p.n as usize * wt, "compact slots")?;
     for blk in (0..nb).step_by(2) {
         let mut m = info[blk] & 0xffff;
         if blk + 1 < p.nblocks as usize {
@@ -618,7 +709,7 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     if nb == p.nblocks as usize && nb > 0 {
         let last = nb - 1;
         *totals.get_mut(p.chunk as usize).ok_or_else(|| Error::Device("totals too small".into()))? =
-            offsets[last] + block_cost::<F>(info[last], block_len(&p, last as u32));
+            offsets[last] + block_cost::<F>(info[last], block_len(p, last as u32));
     }
     // carve the payload into each block's disjoint window, then fill them in parallel
     let mut jobs: Vec<(usize, &mut [u32])> = Vec::with_capacity(nb);
@@ -626,7 +717,7 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     let mut consumed = 0usize;
     for blk in 0..nb {
         let off = offsets[blk] as usize;
-        let c = block_cost::<F>(info[blk], block_len(&p, blk as u32)) as usize;
+        let c = block_cost::<F>(info[blk], block_len(p, blk as u32)) as usize;
         need(off >= consumed && off + c <= consumed + rest.len(), "compact offsets not monotone or out of range")?;
         let tail = std::mem::take(&mut rest);
         let (_, tail) = tail.split_at_mut(off - consumed);
@@ -637,7 +728,7 @@ pub fn szx_compact<F: SzxFloat>(p: &[u8], b: &mut Bindings, groups: u32) -> Resu
     }
     let slot = (p.block_size as usize) * wt;
     jobs.into_par_iter().for_each(|(blk, out)| {
-        let len = block_len(&p, blk as u32) as usize;
+        let len = block_len(p, blk as u32) as usize;
         let (typ, w) = (info[blk] & 0xff, (info[blk] >> 8) & 0xff);
         let body = &slots[blk * slot..];
         if typ == BT_RAW {

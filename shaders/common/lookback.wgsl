@@ -1,0 +1,164 @@
+// Decoupled look-back with fallback: the device-wide exclusive prefix of a tile's
+// aggregate in one pass, shared by scan_lookback and szx_encode8_lookback. Each
+// workgroup takes a ticket (tiles are handed out in the order workgroups start),
+// computes its tile's aggregate, publishes it, then walks back over the earlier tiles
+// WG at a time (each invocation polls one tile of the window): it adds the window's
+// aggregates up to the nearest published inclusive prefix (and stops there) or up to
+// the nearest tile that has published nothing; that tile is polled SPINS times and then
+// recomputed from the input by the waiting workgroup itself (the fallback, the
+// includer's `tile_sum`), so no workgroup ever waits for another to be scheduled: the
+// kernel needs no forward-progress guarantee. Every round moves at least one tile back,
+// so an invocation loops at most ntiles * (SPINS + 1 + the two sums' loops) times plus
+// the tile's own work (the host checks that against an adapter's loop limit). Then it
+// publishes its inclusive prefix.
+//
+// state (zeroed by the host before the dispatch): word 0 is the ticket counter; tile t
+// owns words 1 + 4t .. 4 + 4t: aggregate low and high halves, inclusive low and high
+// halves. Each word is READY | 16-bit half, so every word carries its own ready bit
+// and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
+// taken only when both of its halves are ready. Sums wrap in u32.
+//
+// Requires WG, SPINS, the binding `state: array<atomic<u32>>`, common/wg_scan.wgsl, and
+// the includer's `fn tile_sum(tile: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32`:
+// tile's aggregate recomputed from the input, called by every invocation of the
+// workgroup (control flow uniform over it), the same value in each.
+const READY: u32 = 0x10000u;
+
+var<workgroup> s_ticket: u32;
+// the window's nearest inclusive prefix and nearest tile with nothing published (as
+// invocation indices; WG if none), then the polled tile's (kind, value): 2 inclusive
+// prefix, 1 aggregate, 0 nothing
+var<workgroup> s_min_inc: atomic<u32>;
+var<workgroup> s_min_nr: atomic<u32>;
+var<workgroup> s_msg: vec2<u32>;
+
+// The workgroup's tile (uniform over it).
+fn take_ticket(lid: u32) -> u32 {
+    if (lid == 0u) {
+        s_ticket = atomicAdd(&state[0], 1u);
+    }
+    return workgroupUniformLoad(&s_ticket);
+}
+
+fn publish(at: u32, v: u32) {
+    atomicStore(&state[at], READY | (v & 0xffffu));
+    atomicStore(&state[at + 1u], READY | (v >> 16u));
+}
+
+// (1, value) when both halves at `at` are ready, else (0, 0)
+fn peek(at: u32) -> vec2<u32> {
+    let lo = atomicLoad(&state[at]);
+    let hi = atomicLoad(&state[at + 1u]);
+    if ((lo & hi & READY) != 0u) {
+        return vec2<u32>(1u, (lo & 0xffffu) | ((hi & 0xffffu) << 16u));
+    }
+    return vec2<u32>(0u, 0u);
+}
+
+// The sum of the aggregates of tiles before t (t and agg uniform over the workgroup),
+// after publishing agg and, at the end, the inclusive prefix. mode (tests of the
+// paths): 0 normal, 1 never use a published value (every tile recomputes its
+// predecessors), 2 use published aggregates but no inclusive prefix (every walk goes
+// back to tile 0).
+fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
+    let own = 1u + 4u * t;
+    if (lid == 0u) {
+        publish(own, agg);
+        if (t == 0u) {
+            publish(own + 2u, agg);
+        }
+    }
+    var prior = 0u;
+    if (t == 0u) {
+        return prior;
+    }
+    // j: the nearest earlier tile not yet accounted for
+    var j = t - 1u;
+    loop {
+        // every invocation polls one tile of the window j, j - 1, ..., j - WG + 1
+        if (lid == 0u) {
+            atomicStore(&s_min_inc, WG);
+            atomicStore(&s_min_nr, WG);
+        }
+        workgroupBarrier();
+        var kind = 3u; // past tile 0
+        var val = 0u;
+        if (lid <= j) {
+            kind = 0u;
+            if (mode != 1u) {
+                let at = 1u + 4u * (j - lid);
+                let inc = peek(at + 2u);
+                let ag = peek(at);
+                if (inc.x == 1u && mode == 0u) {
+                    kind = 2u;
+                    val = inc.y;
+                } else if (ag.x == 1u) {
+                    kind = 1u;
+                    val = ag.y;
+                }
+            }
+        }
+        if (kind == 2u) {
+            atomicMin(&s_min_inc, lid);
+        }
+        if (kind == 0u) {
+            atomicMin(&s_min_nr, lid);
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            s_msg = vec2<u32>(atomicLoad(&s_min_inc), atomicLoad(&s_min_nr));
+        }
+        // the nearest inclusive prefix and the nearest tile with nothing published
+        let w = workgroupUniformLoad(&s_msg);
+        // the window's aggregates before both, and the inclusive prefix if it comes first
+        var add = 0u;
+        if (lid < min(w.x, w.y) || (lid == w.x && w.x < w.y)) {
+            add = val;
+        }
+        prior = prior + wg_sum(lid, add, sg_lane, sg_size);
+        if (w.x < w.y) {
+            break;
+        }
+        if (w.y == WG) {
+            // the whole window had aggregates
+            if (j < WG) {
+                break; // down to tile 0
+            }
+            j = j - WG;
+            continue;
+        }
+        // tile jn has published nothing yet: poll it, then recompute it
+        let jn = j - w.y;
+        if (lid == 0u) {
+            let at = 1u + 4u * jn;
+            var m = vec2<u32>(0u, 0u);
+            for (var k = select(0u, SPINS, mode != 1u); k > 0u; k--) {
+                let inc = peek(at + 2u);
+                if (inc.x == 1u && mode == 0u) {
+                    m = vec2<u32>(2u, inc.y);
+                    break;
+                }
+                let ag = peek(at);
+                if (ag.x == 1u) {
+                    m = vec2<u32>(1u, ag.y);
+                    break;
+                }
+            }
+            s_msg = m;
+        }
+        let m = workgroupUniformLoad(&s_msg);
+        if (m.x == 0u) {
+            prior = prior + tile_sum(jn, lid, sg_lane, sg_size);
+        } else {
+            prior = prior + m.y;
+        }
+        if (m.x == 2u || jn == 0u) {
+            break;
+        }
+        j = jn - 1u;
+    }
+    if (lid == 0u) {
+        publish(own + 2u, prior + agg);
+    }
+    return prior;
+}
