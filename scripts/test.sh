@@ -43,6 +43,11 @@ FZWGPU_SCAN=lookback cargo test --release --test kernels --test stages --test fu
 # and real fields go through the other encoder)
 echo "== presets, chunks and real fields with FZWGPU_SZX_TEAM8=off"
 FZWGPU_SZX_TEAM8=off cargo test --release --test adversarial --test chunks --test real_data "$@"
+# the SZx stage's float32 blocks of 128 in one pass (szx_encode8_lookback: payloads at
+# their final offsets, no scan or compaction) where szx_encode8 runs and the adapter's
+# loop limit allows the look-back (real fields and most chunks here; same archives)
+echo "== stages, presets, chunks and real fields with FZWGPU_SZX_LOOKBACK=on"
+FZWGPU_SZX_LOOKBACK=on cargo test --release --test stages --test adversarial --test chunks --test real_data "$@"
 # other subgroup sizes: lavapipe's subgroups follow its vector width (LP_NATIVE_VECTOR_WIDTH:
 # 256 bits, the default, gives 8; 512 gives 16; 128 gives 4, which fzwgpu does not use, so
 # every kernel runs its workgroup-memory variant), so no kernel or host choice may assume
