@@ -146,10 +146,10 @@ fn codes16(u0: Unit, u1: Unit, u2: Unit, u3: Unit, r: FT, qlim: u32, nf: bool, l
 }
 
 // Word j of the block bodies' buffer: the slots (a block's body in its slot), or in
-// the look-back form the payload (a block's body at its final offset).
+// the look-back form the tile's staged payloads in workgroup memory (s_pay).
 fn put(j: u32, v: u32) {
 #ifdef LOOKBACK
-    payload[j] = v;
+    s_pay[j] = v;
 #else
     slots[j] = v;
 #endif
@@ -349,6 +349,8 @@ fn decide8(b: u32, t: u32) -> Block8 {
 // or the quantized codes packed (none for a constant block).
 fn emit8(d: Block8, t: u32, body: u32) {
     let typ = d.inf & 0xffu;
+#ifndef LOOKBACK
+    // (the look-back form stages no raw body: it copies the block from the input)
     let i0 = body + LV * t;
     if (d.live && typ == BT_RAW) {
         raw_unit(d.u0, i0);
@@ -356,6 +358,7 @@ fn emit8(d: Block8, t: u32, body: u32) {
         raw_unit(d.u2, i0 + 8u);
         raw_unit(d.u3, i0 + 12u);
     }
+#endif
     // the codes of a quantized block; every lane runs the packer (w = 0 stores nothing)
     let wq = select(0u, d.inf >> 8u, d.live && typ == BT_QUANT);
     let base = body;
@@ -385,18 +388,29 @@ fn emit8(d: Block8, t: u32, body: u32) {
 // szx_encode8_lookback: szx_encode8 writing each block's payload at its final offset,
 // and the chunk's meta words and total, as szx_encode8 + the scan of the costs +
 // szx_compact do (the same bytes): one pass, no slots. A workgroup takes a ticket for
-// its tile of TEAMS blocks, makes their decisions, scans their costs, then looks back
-// over the earlier tiles (common/lookback.wgsl) for its tile's first word; a tile that
-// has published nothing after SPINS polls is recomputed by the waiting workgroup (its
-// decisions only: tile_sum). The lanes keep their codes in registers across the
-// look-back.
+// its tile of TEAMS blocks, makes their decisions, scans their costs and stages the
+// payloads of its constant and quantized blocks (reference and codes) in workgroup
+// memory, in the tile's order; then it looks back over the earlier tiles
+// (common/lookback.wgsl) for the tile's first word, and copies the tile's run of
+// payload words out, coalesced: staged words, and raw blocks' values from the input.
+// So no lane holds its values or codes across the look-back, whose fallback (a tile
+// that has published nothing after SPINS polls) recomputes that tile's decisions
+// (tile_sum): round 46's first form kept them in registers, 114 through the NVIDIA
+// Vulkan driver, and compressed at 430 GB/s on the H100 against 947 for the three
+// passes (docs/results/h100-r46b-*).
 const TEAMS: u32 = WG / TL;
 // polls of a tile that has published nothing before recomputing its blocks' costs
 const SPINS: u32 = 64u;
+// staged words of a tile: per block at most a reference and 128 codes of MAXW bits
+const STAGE: u32 = TEAMS * (1u + TL * LV * MAXW / 32u);
 #include "common/wg_scan.wgsl"
 #include "common/lookback.wgsl"
 
+var<workgroup> s_pay: array<u32, STAGE>;
+// per team: its block's meta, its first word in the tile's run, its first staged word
 var<workgroup> s_inf: array<u32, TEAMS>;
+var<workgroup> s_pre: array<u32, TEAMS>;
+var<workgroup> s_spre: array<u32, TEAMS>;
 var<workgroup> s_agg: u32;
 
 // Cost of the team's block, counted once per team (by its last lane; 0 past the last
@@ -411,6 +425,18 @@ fn tile_sum(jn: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32 {
     let d = decide8(jn * TEAMS + lid / TL, lid % TL);
     return wg_sum(lid, team_cost(d, lid % TL), sg_lane, sg_size);
 }
+
+// The tile's team whose block holds word i of the tile's run (i below the run's end):
+// the last k with s_pre[k] <= i (every live block has a word; teams past the last
+// block start at the run's end, so none is chosen). Written out, not a loop.
+fn team_at(i: u32) -> u32 {
+    var k = select(0u, 16u, s_pre[16] <= i);
+    k = select(k, k + 8u, s_pre[k + 8u] <= i);
+    k = select(k, k + 4u, s_pre[k + 4u] <= i);
+    k = select(k, k + 2u, s_pre[k + 2u] <= i);
+    return select(k, k + 1u, s_pre[k + 1u] <= i);
+}
+const_assert TEAMS == 32u; // team_at's five steps
 
 @compute @workgroup_size(WG)
 fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
@@ -427,17 +453,29 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
     let t = lid % TL;
     let b = b0 + k;
     let d = decide8(b, t);
+    let typ = d.inf & 0xffu;
+    // the block's words, and those staged (not a raw block's), as one scan of
+    // (staged << 16 | words): a tile has at most 32 * 128 words
+    let c = team_cost(d, t);
+    let cs = c | (select(c, 0u, typ == BT_RAW) << 16u);
+    let pre2 = wg_exclusive_scan(lid, cs, SG_ARGS);
+    let pre = pre2 & 0xffffu;
+    let spre = pre2 >> 16u;
+    if (lid == WG - 1u) {
+        s_agg = (pre2 + cs) & 0xffffu;
+    }
     if (t == 0u) {
         s_inf[k] = d.inf;
+        s_pre[k] = pre;
+        s_spre[k] = spre;
+        if (d.live && typ != BT_RAW) {
+            s_pay[spre] = bitcast<u32>(d.r);
+        }
     }
-    let c = team_cost(d, t);
-    let pre = wg_exclusive_scan(lid, c, SG_ARGS);
-    if (lid == WG - 1u) {
-        s_agg = pre + c;
-    }
+    emit8(d, t, spre + WT);
     let agg = workgroupUniformLoad(&s_agg);
-    let off = look_back(tile, lid, agg, P.fallback, SG_ARGS) + pre;
-    let typ = d.inf & 0xffu;
+    let prior = look_back(tile, lid, agg, P.fallback, SG_ARGS);
+    workgroupBarrier();
     if (d.live && t == 0u) {
         // two blocks' meta per word, by the even one (b0 is even)
         if ((b & 1u) == 0u) {
@@ -447,14 +485,27 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
             }
             block_meta[b >> 1u] = m;
         }
-        if (typ != BT_RAW) {
-            payload[off] = bitcast<u32>(d.r);
-        }
         if (b + 1u == P.nblocks) {
-            totals[P.chunk] = off + block_cost(d.inf, d.len);
+            totals[P.chunk] = prior + pre + c_of(d);
         }
     }
-    emit8(d, t, off + select(WT, 0u, typ == BT_RAW));
+    // the tile's run of payload words [prior, prior + agg), word i by invocation i % WG
+    for (var i = lid; i < agg; i += WG) {
+        let kk = team_at(i);
+        let j = i - s_pre[kk];
+        var v = 0u;
+        if ((s_inf[kk] & 0xffu) == BT_RAW) {
+            v = data_u[(b0 + kk) * P.block_size + j];
+        } else {
+            v = s_pay[s_spre[kk] + j];
+        }
+        payload[prior + i] = v;
+    }
+}
+
+// the block's words (every lane of the team)
+fn c_of(d: Block8) -> u32 {
+    return block_cost(d.inf, d.len);
 }
 #else
 // Block b by the team whose lane this is (t = 0..7); b may be past the last block.

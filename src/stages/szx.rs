@@ -50,8 +50,7 @@ fn encode_groups() -> u64 {
 /// twin). On the H200 (docs/performance-history.md, round 12) it compressed 1-D fields 28-38%
 /// faster and CESM TS tiled 26-29% faster through both backends.
 fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
-    let on = crate::envcfg::switch("FZWGPU_SZX_TEAM8").ok().flatten().unwrap_or(true);
-    if on && !f64v && block_size == 128 && subgroups {
+    if team8() && !f64v && block_size == 128 && subgroups {
         Kernel::SzxEncode8
     } else {
         Kernel::SzxEncode
@@ -103,6 +102,11 @@ struct ThreePass {
     cost: crate::recording::BufId,
     offsets: crate::recording::BufId,
     slots: crate::recording::BufId,
+}
+
+/// Whether `szx_encode8` may be the encoder (`FZWGPU_SZX_TEAM8`, default on).
+pub fn team8() -> bool {
+    crate::envcfg::switch("FZWGPU_SZX_TEAM8").ok().flatten().unwrap_or(true)
 }
 
 /// One forward run of the SZx stage, chunk by chunk ([`SzxStage::forward_begin`]).
