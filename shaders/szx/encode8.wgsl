@@ -476,17 +476,22 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
     let agg = workgroupUniformLoad(&s_agg);
     let prior = look_back(tile, lid, agg, P.fallback, SG_ARGS);
     workgroupBarrier();
-    if (d.live && t == 0u) {
+    // after the look-back every value comes from workgroup memory or from lid and the
+    // tile, so nothing of the decisions stays live across it (and its fallback)
+    let kb = lid / TL;
+    let bb = b0 + kb;
+    if (bb < P.nblocks && lid % TL == 0u) {
+        let inf = s_inf[kb];
         // two blocks' meta per word, by the even one (b0 is even)
-        if ((b & 1u) == 0u) {
-            var m = d.inf & 0xffffu;
-            if (b + 1u < P.nblocks) {
-                m = m | ((s_inf[k + 1u] & 0xffffu) << 16u);
+        if ((bb & 1u) == 0u) {
+            var m = inf & 0xffffu;
+            if (bb + 1u < P.nblocks) {
+                m = m | ((s_inf[kb + 1u] & 0xffffu) << 16u);
             }
-            block_meta[b >> 1u] = m;
+            block_meta[bb >> 1u] = m;
         }
-        if (b + 1u == P.nblocks) {
-            totals[P.chunk] = prior + pre + c_of(d);
+        if (bb + 1u == P.nblocks) {
+            totals[P.chunk] = prior + s_pre[kb] + block_cost(inf, block_len(bb));
         }
     }
     // the tile's run of payload words [prior, prior + agg), word i by invocation i % WG
@@ -503,10 +508,6 @@ fn KERNEL_ENTRY(@builtin(local_invocation_index) lid: u32 SG_PARAMS) {
     }
 }
 
-// the block's words (every lane of the team)
-fn c_of(d: Block8) -> u32 {
-    return block_cost(d.inf, d.len);
-}
 #else
 // Block b by the team whose lane this is (t = 0..7); b may be past the last block.
 fn encode8(b: u32, t: u32) {
