@@ -1,0 +1,34 @@
+#!/bin/bash
+# Round 47, call a (kit: main at this script's commit or later, built by kit.sh with KIT_B=0a524aa;
+# its CLI `fzwgpu` has the staged szx_encode8_lookback behind
+# FZWGPU_SZX_LOOKBACK, default off; fzwgpu-b: main 0a524aa, before it; fzwgpu-on: the
+# kit's CLI with FZWGPU_SZX_LOOKBACK=on). (1) The Vulkan driver's registers of
+# szx_encode8 and szx_encode8_lookback. (2) On the device first: the kernels test
+# binary's szx and scan tests through Vulkan (the look-back encoder against its twin in
+# its three modes, with real concurrency) and the one-pass archive test of the chunks
+# binary. (3) szx 2-D kernel GB/s: Vulkan b, on, off, on, b; CUDA b, on, b, on. (4) The
+# same tests through CUDA (NVRTC compiles every kernel first). (5) 1-D and tiled, on / b,
+# both backends. (6) validation.sh of `on` through both backends. On an H200 (none
+# since round 26) main's kernel rows come first (setup.sh's h200_rows; lookback off).
+source .device/setup.sh
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+h200_rows r47a
+printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu "$@"\n' > /tmp/ct/fzwgpu-on && chmod +x /tmp/ct/fzwgpu-on
+timeout 60 /tmp/ct/vkstats szx_encode8 szx_encode8_lookback > $OUT/r47a-vkstats.txt 2>&1
+grep -E "robust \[" $OUT/r47a-vkstats.txt | cut -c1-110
+one() { # BACKEND BINARY FILTER TIMEOUT
+  local s=$(date +%s) r
+  r=$(FZWGPU_TEST_BACKEND=$1 timeout $4 /tmp/ct/$2 $3 --test-threads 8 2>&1)
+  echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+  echo "$r" | grep -E "FAILED|panicked" | head -5
+}
+one wgpu kernels szx_ 90; one wgpu kernels scan_ 30; one wgpu chunks szx_one_pass 60
+for x in fzwgpu-b fzwgpu-on fzwgpu fzwgpu-on fzwgpu-b; do bench_line r47a 330 $x wgpu "--size 1G --fields smooth" 2d szx; done
+for x in fzwgpu-b fzwgpu-on fzwgpu-b fzwgpu-on; do bench_line r47a 400 $x cuda "--size 1G --fields smooth" 2d szx; done
+left 420 && { one cuda kernels szx_ 100; one cuda chunks szx_one_pass 60; }
+for be in wgpu cuda; do for x in fzwgpu-on fzwgpu-b; do
+  BENCH_T=30 bench_line r47a 500 $x $be "--size 256M --fields tiled" tiled szx
+  BENCH_T=30 bench_line r47a 520 $x $be "--dims 268435456" 1d szx
+done; done
+VAL_LEFT=530 val r47a-on /tmp/ct/fzwgpu-on szx 60
+echo "total $(( $(date +%s) - T0 )) s"
