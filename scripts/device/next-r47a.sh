@@ -20,18 +20,12 @@ h200_rows r47a
 printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu "$@"\n' > /tmp/ct/fzwgpu-on && chmod +x /tmp/ct/fzwgpu-on
 timeout 60 /tmp/ct/vkstats szx_encode8 szx_encode8_lookback > $OUT/r47a-vkstats.txt 2>&1
 grep -E "robust \[" $OUT/r47a-vkstats.txt | cut -c1-110
-one() { # BACKEND BINARY FILTER TIMEOUT
-  local s=$(date +%s) r
-  r=$(FZWGPU_TEST_BACKEND=$1 timeout $4 /tmp/ct/$2 $3 --test-threads 8 2>&1)
-  echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
-  echo "$r" | grep -E "FAILED|panicked" | head -5
-}
-one wgpu kernels szx_ 90; one wgpu kernels scan_ 30; one wgpu chunks szx_one_pass 60
+tests_filter wgpu kernels szx_ 90; tests_filter wgpu kernels scan_ 30; tests_filter wgpu chunks szx_one_pass 60
 printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu-c "$@"\n' > /tmp/ct/fzwgpu-con && chmod +x /tmp/ct/fzwgpu-con
 timeout 30 /tmp/ct/vkstats-c szx_encode8_lookback 2>&1 | grep -E "robust \[" | head -1 | cut -c1-110 | sed 's/^/c: /'
 for x in fzwgpu-b fzwgpu-on fzwgpu fzwgpu-con fzwgpu-on fzwgpu-b; do bench_line r47a 330 $x wgpu "--size 1G --fields smooth" 2d szx; done
 for x in fzwgpu-b fzwgpu-on fzwgpu-con fzwgpu-b fzwgpu-on; do bench_line r47a 400 $x cuda "--size 1G --fields smooth" 2d szx; done
-left 420 && { one cuda kernels szx_ 100; one cuda chunks szx_one_pass 60; }
+left 420 && { tests_filter cuda kernels szx_ 100; tests_filter cuda chunks szx_one_pass 60; }
 for be in wgpu cuda; do for x in fzwgpu-on fzwgpu-b; do
   BENCH_T=30 bench_line r47a 500 $x $be "--size 256M --fields tiled" tiled szx
   BENCH_T=30 bench_line r47a 520 $x $be "--dims 268435456" 1d szx

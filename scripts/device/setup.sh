@@ -63,6 +63,15 @@ e2e() {
     timeout 70 ${E2E_BIN:-/tmp/ct/fzwgpu} bench --backend $be --size 1G --fields smooth --reps 3 --replays 1 --presets $2 --json $OUT/$1-e2e-$be.jsonl 2>&1 | grep -E "^copy|^sz" | cut -c1-200 | sed "s/^/e2e $be: /"
   done
 }
+# tests_filter BACKEND BINARY FILTER TIMEOUT: one test binary of the kit, only the
+# tests whose names contain FILTER, through BACKEND (8 threads): a result line and its
+# first failures (rounds 46-47's device checks of the one-pass encoder)
+tests_filter() {
+  local s=$(date +%s) r
+  r=$(FZWGPU_TEST_BACKEND=$1 timeout $4 /tmp/ct/$2 $3 --test-threads 8 2>&1)
+  echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
+  echo "$r" | grep -E "FAILED|panicked" | head -5
+}
 # tests_on "BINARIES" LEFT TIMEOUT: each test binary of the kit through CUDA, then
 # Vulkan (8 threads), a result line each and its first failures; stops past LEFT s
 tests_on() {

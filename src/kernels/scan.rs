@@ -119,9 +119,16 @@ pub fn record_exclusive_scan(r: &mut Recorder, input: BufSlice, output: BufSlice
 /// counter and four words per tile), then one dispatch.
 pub fn record_lookback_scan(r: &mut Recorder, input: BufSlice, output: BufSlice, n: u64) -> Result<()> {
     let tiles = n.div_ceil(TILE as u64).max(1);
+    let state = lookback_state(r, tiles)?;
+    let p = ScanParams { n: n as u32, ntiles: tiles as u32, ..Default::default() };
+    r.dispatch(Kernel::ScanLookback, false, &p, &[input, output, state], tiles)
+}
+
+/// The cleared state of a look-back kernel over `tiles` tiles (common/lookback.wgsl: a
+/// ticket counter and four words per tile), recorded before its dispatch.
+pub fn lookback_state(r: &mut Recorder, tiles: u64) -> Result<BufSlice> {
     let bytes = (4 + 16 * tiles).next_multiple_of(16);
     let state = BufSlice::new(r.temp(bytes)?, 0, bytes);
     r.clear(state);
-    let p = ScanParams { n: n as u32, ntiles: tiles as u32, ..Default::default() };
-    r.dispatch(Kernel::ScanLookback, false, &p, &[input, output, state], tiles)
+    Ok(state)
 }

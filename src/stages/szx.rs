@@ -88,9 +88,14 @@ fn one_pass(r: &Recorder, enc: Kernel, nbk: u64) -> Result<bool> {
     if enc != Kernel::SzxEncode8 || !lookback() {
         return Ok(false);
     }
+    crate::kernels::scan::lookback_fits(Kernel::SzxEncode8Lookback, lookback_tiles(nbk)?, r.backend.info().loop_limit)
+}
+
+/// Tiles (workgroups) of `szx_encode8_lookback` over `nbk` blocks: its WG / 8 teams
+/// per tile, reflected.
+fn lookback_tiles(nbk: u64) -> Result<u64> {
     let k = Kernel::SzxEncode8Lookback;
-    let teams = (crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as u64;
-    crate::kernels::scan::lookback_fits(k, nbk.div_ceil(teams), r.backend.info().loop_limit)
+    Ok(nbk.div_ceil((crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as u64))
 }
 
 /// The temporaries of the three-pass form (`szx_encode8` or `szx_encode`, the scan,
@@ -323,12 +328,15 @@ impl SzxStage {
         let Some(t) = &f.three else {
             // one pass: a workgroup per tile of 32 blocks, after clearing the look-back
             // state (a ticket counter and four words per tile)
-            let lk = Kernel::SzxEncode8Lookback;
-            let tiles = nbk.div_ceil((crate::kernels::workgroup_size(lk)? / lk.team_lanes().unwrap_or(1)) as u64);
-            let bytes = (4 + 16 * tiles).next_multiple_of(16);
-            let state = BufSlice::new(r.temp(bytes)?, 0, bytes);
-            r.clear(state);
-            r.dispatch_bytes(lk, false, &p, &[inw, in4, inw, meta_w, BufSlice::new(payload, 0, pay16), totals_w, state], tiles)?;
+            let tiles = lookback_tiles(nbk)?;
+            let state = crate::kernels::scan::lookback_state(r, tiles)?;
+            r.dispatch_bytes(
+                Kernel::SzxEncode8Lookback,
+                false,
+                &p,
+                &[inw, in4, inw, meta_w, BufSlice::new(payload, 0, pay16), totals_w, state],
+                tiles,
+            )?;
             f.parts.push(Part { slice: pay_w, len: PartLen::Readback { index: f.totals_idx, word: k as usize, scale: 4 } });
             return Ok(());
         };

@@ -46,7 +46,6 @@ pub fn scan_downsweep(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
 /// workgroups (`groups`), then per tile its aggregate and inclusive prefix as two
 /// `READY | half` words each.
 pub fn scan_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    const READY: u32 = 0x10000;
     let p: ScanParams = params(p)?;
     let input: &[u32] = view(b.ro[0], "scan_lookback.input")?;
     let [out_b, state_b] = &mut b.rw[..] else {
@@ -65,15 +64,22 @@ pub fn scan_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
             output[i] = acc;
             acc = acc.wrapping_add(input[i]);
         }
-        let agg = acc.wrapping_sub(prior);
-        let w = &mut state[1 + 4 * t..5 + 4 * t];
-        for (k, v) in [agg, acc].into_iter().enumerate() {
-            w[2 * k] = READY | (v & 0xffff);
-            w[2 * k + 1] = READY | (v >> 16);
-        }
+        publish_tile(state, t, acc.wrapping_sub(prior), acc)?;
     }
     if let Some(c) = state.first_mut() {
         *c = groups;
+    }
+    Ok(())
+}
+
+/// Tile t's four look-back words as `look_back` (shaders/common/lookback.wgsl) leaves
+/// them: its aggregate and inclusive prefix, each as two `READY | 16-bit half` words.
+pub(crate) fn publish_tile(state: &mut [u32], t: usize, agg: u32, inclusive: u32) -> Result<()> {
+    const READY: u32 = 0x10000;
+    let w = state.get_mut(1 + 4 * t..5 + 4 * t).ok_or_else(|| Error::Device("look-back state too small".into()))?;
+    for (k, v) in [agg, inclusive].into_iter().enumerate() {
+        w[2 * k] = READY | (v & 0xffff);
+        w[2 * k + 1] = READY | (v >> 16);
     }
     Ok(())
 }

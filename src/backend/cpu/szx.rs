@@ -612,7 +612,6 @@ fn encode_into<F: SzxFloat>(
 /// ticket counter at `groups`, then per tile taken its aggregate and inclusive prefix
 /// as two `READY | half` words each.
 pub fn szx_encode8_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<()> {
-    const READY: u32 = 0x10000;
     let k = crate::kernels::Kernel::SzxEncode8Lookback;
     let teams = (crate::kernels::workgroup_size(k)? / k.team_lanes().unwrap_or(1)) as usize;
     let p = <f32 as SzxFloat>::params(p)?;
@@ -646,11 +645,7 @@ pub fn szx_encode8_lookback(p: &[u8], b: &mut Bindings, groups: u32) -> Result<(
     let state: &mut [u32] = view_mut(state, "state")?;
     for (t, c) in cost.chunks(teams).enumerate() {
         let agg = c.iter().fold(0u32, |a, x| a.wrapping_add(*x));
-        let w = state.get_mut(1 + 4 * t..5 + 4 * t).ok_or_else(|| Error::Device("szx_encode8_lookback: state too small".into()))?;
-        for (i, v) in [agg, offsets[t * teams].wrapping_add(agg)].into_iter().enumerate() {
-            w[2 * i] = READY | (v & 0xffff);
-            w[2 * i + 1] = READY | (v >> 16);
-        }
+        super::scan::publish_tile(state, t, agg, offsets[t * teams].wrapping_add(agg))?;
     }
     *state.first_mut().ok_or_else(|| Error::Device("szx_encode8_lookback: no state".into()))? = groups;
     Ok(())
