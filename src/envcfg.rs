@@ -156,6 +156,31 @@ pub(crate) fn number(name: &str) -> Result<Option<u64>> {
     get(name)?.map(|v| v.parse::<u64>().map_err(|_| Error::config(format!("{name}={v:?} is not a number")))).transpose()
 }
 
+/// A process-wide setting: an override set through the API (tests, benchmarks, the
+/// CLI's flags) over what `read` gives (an environment variable, else its default).
+/// `FZWGPU_SCAN` and `FZWGPU_SZX_LOOKBACK` are two.
+pub(crate) struct Setting<T: Copy + 'static> {
+    over: std::sync::RwLock<Option<T>>,
+    read: fn() -> T,
+}
+
+impl<T: Copy + 'static> Setting<T> {
+    pub(crate) const fn new(read: fn() -> T) -> Self {
+        Setting { over: std::sync::RwLock::new(None), read }
+    }
+
+    /// The override if one is set, else `read`'s value.
+    pub(crate) fn get(&self) -> T {
+        let over = *self.over.read().unwrap_or_else(|e| e.into_inner());
+        over.unwrap_or_else(self.read)
+    }
+
+    /// Sets the override; None: back to `read`.
+    pub(crate) fn set(&self, v: Option<T>) {
+        *self.over.write().unwrap_or_else(|e| e.into_inner()) = v;
+    }
+}
+
 /// Checks every `FZWGPU_*` variable of the environment: an unknown name, or a value a
 /// known name does not accept, is `Error::Config`.
 pub fn check() -> Result<()> {
@@ -190,6 +215,16 @@ mod tests {
 
     fn entry(name: &str) -> (&'static str, Accepts, &'static str) {
         *VARS.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in envcfg::VARS"))
+    }
+
+    #[test]
+    fn a_setting_prefers_its_override() {
+        static S: Setting<u32> = Setting::new(|| 7);
+        assert_eq!(S.get(), 7);
+        S.set(Some(3));
+        assert_eq!(S.get(), 3);
+        S.set(None);
+        assert_eq!(S.get(), 7);
     }
 
     #[test]

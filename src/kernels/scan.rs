@@ -8,7 +8,6 @@ use crate::error::Result;
 use crate::kernels::params::ScanParams;
 use crate::kernels::{reflect, Kernel, Variant};
 use crate::recording::{BufSlice, Recorder};
-use std::sync::atomic::{AtomicU8, Ordering};
 
 /// How [`record_exclusive_scan`] scans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,26 +41,19 @@ impl std::str::FromStr for ScanMode {
     }
 }
 
-// 0: not read yet, 1: reduce, 2: lookback
-static MODE: AtomicU8 = AtomicU8::new(0);
+static MODE: crate::envcfg::Setting<ScanMode> = crate::envcfg::Setting::new(|| {
+    crate::envcfg::get("FZWGPU_SCAN").ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(ScanMode::ReduceThenScan)
+});
 
 /// The process-wide scan mode: [`set_scan_mode`]'s, else `FZWGPU_SCAN` ("lookback" or
-/// "reduce") read once, else reduce-then-scan (the measured default).
+/// "reduce"), else reduce-then-scan (the measured default).
 pub fn scan_mode() -> ScanMode {
-    match MODE.load(Ordering::Relaxed) {
-        1 => ScanMode::ReduceThenScan,
-        2 => ScanMode::LookBack,
-        _ => {
-            let m = crate::envcfg::get("FZWGPU_SCAN").ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(ScanMode::ReduceThenScan);
-            let _ = MODE.compare_exchange(0, if m == ScanMode::LookBack { 2 } else { 1 }, Ordering::Relaxed, Ordering::Relaxed);
-            scan_mode()
-        }
-    }
+    MODE.get()
 }
 
 /// Sets the process-wide scan mode (benchmarks and tests).
 pub fn set_scan_mode(mode: ScanMode) {
-    MODE.store(if mode == ScanMode::LookBack { 2 } else { 1 }, Ordering::Relaxed);
+    MODE.set(Some(mode));
 }
 
 /// Whether a look-back kernel (common/lookback.wgsl: `scan_lookback`,

@@ -23,7 +23,6 @@ use crate::kernels::Kernel;
 use crate::pipeline::config::Keys;
 use crate::recording::{BufSlice, Recorder};
 use crate::types::{DataType, Dims, ErrorBound, ErrorMode};
-use std::sync::atomic::{AtomicU8, Ordering};
 
 pub const MAX_BLOCK_SIZE: u32 = 4096;
 pub const DEFAULT_BLOCK_SIZE: u32 = 128;
@@ -62,23 +61,19 @@ fn encoder(f64v: bool, block_size: u64, subgroups: bool) -> Kernel {
 /// instead of `szx_encode8` + the scan of the costs + `szx_compact`. Same archives.
 /// [`set_lookback`], else `FZWGPU_SZX_LOOKBACK=on|off`, else [`LOOKBACK_DEFAULT`].
 pub fn lookback() -> bool {
-    match LOOKBACK.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => crate::envcfg::switch("FZWGPU_SZX_LOOKBACK").ok().flatten().unwrap_or(LOOKBACK_DEFAULT),
-    }
+    LOOKBACK.get()
 }
 
 /// The look-back encoder's default (see [`lookback`]).
 pub const LOOKBACK_DEFAULT: bool = false;
 
-// 0: not set (environment, else the default), 1: off, 2: on
-static LOOKBACK: AtomicU8 = AtomicU8::new(0);
+static LOOKBACK: crate::envcfg::Setting<bool> =
+    crate::envcfg::Setting::new(|| crate::envcfg::switch("FZWGPU_SZX_LOOKBACK").ok().flatten().unwrap_or(LOOKBACK_DEFAULT));
 
 /// Sets [`lookback`] process-wide (tests and benchmarks); None: back to the
 /// environment and the default.
 pub fn set_lookback(on: Option<bool>) {
-    LOOKBACK.store(on.map_or(0, |on| if on { 2 } else { 1 }), Ordering::Relaxed);
+    LOOKBACK.set(on);
 }
 
 /// Whether chunks of `nbk` blocks (at most) encode in one pass on this backend:
