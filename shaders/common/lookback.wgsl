@@ -2,7 +2,7 @@
 // aggregate in one pass, shared by scan_lookback and szx_encode8_lookback. Each
 // workgroup takes a ticket (tiles are handed out in the order workgroups start),
 // computes its tile's aggregate, publishes it, then walks back over the earlier tiles
-// WG at a time (each invocation polls one tile of the window): it adds the window's
+// LB_WIN at a time (each of the first LB_WIN invocations polls one tile of the window): it adds the window's
 // aggregates up to the nearest published inclusive prefix (and stops there) or up to
 // the nearest tile that has published nothing; that tile is polled SPINS times and then
 // recomputed from the input by the waiting workgroup itself (the fallback, the
@@ -18,11 +18,12 @@
 // and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
 // taken only when both of its halves are ready. Sums wrap in u32.
 //
-// Requires WG, SPINS, the binding `state: array<atomic<u32>>`, common/wg_scan.wgsl, and
+// Requires WG, SPINS, LB_WIN (the window, at most WG), the binding `state: array<atomic<u32>>`, common/wg_scan.wgsl, and
 // the includer's `fn tile_sum(tile: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32`:
 // tile's aggregate recomputed from the input, called by every invocation of the
 // workgroup (control flow uniform over it), the same value in each.
 const READY: u32 = 0x10000u;
+const_assert LB_WIN >= 1u && LB_WIN <= WG;
 
 var<workgroup> s_ticket: u32;
 // the window's nearest inclusive prefix and nearest tile with nothing published (as
@@ -75,7 +76,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
     // j: the nearest earlier tile not yet accounted for
     var j = t - 1u;
     loop {
-        // every invocation polls one tile of the window j, j - 1, ..., j - WG + 1
+        // invocation i < LB_WIN polls tile j - i of the window j, j - 1, ..., j - LB_WIN + 1
         if (lid == 0u) {
             atomicStore(&s_min_inc, WG);
             atomicStore(&s_min_nr, WG);
@@ -83,7 +84,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         workgroupBarrier();
         var kind = 3u; // past tile 0
         var val = 0u;
-        if (lid <= j) {
+        if (lid <= j && lid < LB_WIN) {
             kind = 0u;
             if (mode != 1u) {
                 let at = 1u + 4u * (j - lid);
@@ -121,10 +122,10 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         }
         if (w.y == WG) {
             // the whole window had aggregates
-            if (j < WG) {
+            if (j < LB_WIN) {
                 break; // down to tile 0
             }
-            j = j - WG;
+            j = j - LB_WIN;
             continue;
         }
         // tile jn has published nothing yet: poll it, then recompute it

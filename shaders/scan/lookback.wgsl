@@ -14,6 +14,8 @@ const WG: u32 = 256u;
 const ITEMS: u32 = 4u;
 // polls of a tile that has published nothing before reducing it from its input
 const SPINS: u32 = 16u;
+// tiles polled per look-back round: one per invocation
+const LB_WIN: u32 = WG;
 #include "common/wg_scan.wgsl"
 #include "common/scan_params.wgsl"
 #include "common/scan_store.wgsl"

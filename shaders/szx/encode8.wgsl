@@ -401,6 +401,8 @@ fn emit8(d: Block8, t: u32, body: u32) {
 const TEAMS: u32 = WG / TL;
 // polls of a tile that has published nothing before recomputing its blocks' costs
 const SPINS: u32 = 64u;
+// tiles polled per look-back round: one per invocation
+const LB_WIN: u32 = WG;
 // staged words of a tile: per block at most a reference and 128 codes of MAXW bits
 const STAGE: u32 = TEAMS * (1u + TL * LV * MAXW / 32u);
 #include "common/wg_scan.wgsl"
