@@ -2,15 +2,16 @@
 // aggregate in one pass, shared by scan_lookback and szx_encode8_lookback. Each
 // workgroup takes a ticket (tiles are handed out in the order workgroups start),
 // computes its tile's aggregate, publishes it, then walks back over the earlier tiles
-// LB_WIN at a time (each of the first LB_WIN invocations polls one tile of the window): it adds the window's
-// aggregates up to the nearest published inclusive prefix (and stops there) or up to
-// the nearest tile that has published nothing; that tile is polled SPINS times and then
-// recomputed from the input by the waiting workgroup itself (the fallback, the
-// includer's `tile_sum`), so no workgroup ever waits for another to be scheduled: the
-// kernel needs no forward-progress guarantee. Every round moves at least one tile back,
-// so an invocation loops at most ntiles * (SPINS + 1 + the two sums' loops) times plus
-// the tile's own work (the host checks that against an adapter's loop limit). Then it
-// publishes its inclusive prefix.
+// LB_WIN at a time (each of the first LB_WIN invocations polls one tile of the
+// window): it adds the window's aggregates up to the nearest published inclusive
+// prefix (and stops there) or up to the nearest tile that has published nothing; that
+// tile is polled SPINS times and then recomputed from the input by the waiting
+// workgroup itself (the fallback, the includer's `tile_sum`), so no workgroup ever
+// waits for another to be scheduled: the kernel needs no forward-progress guarantee.
+// Every round moves at least one tile back, so an invocation loops at most
+// ntiles * (SPINS + 1 + the two sums' loops) times plus the tile's own work (the host
+// checks that against an adapter's loop limit). Then it publishes its inclusive
+// prefix.
 //
 // state (zeroed by the host before the dispatch): word 0 is the ticket counter; tile t
 // owns words 1 + 4t .. 4 + 4t: aggregate low and high halves, inclusive low and high
@@ -18,10 +19,11 @@
 // and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
 // taken only when both of its halves are ready. Sums wrap in u32.
 //
-// Requires WG, SPINS, LB_WIN (the window, at most WG), the binding `state: array<atomic<u32>>`, common/wg_scan.wgsl, and
-// the includer's `fn tile_sum(tile: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32`:
-// tile's aggregate recomputed from the input, called by every invocation of the
-// workgroup (control flow uniform over it), the same value in each.
+// Requires WG, SPINS, LB_WIN (the window, at most WG), the binding
+// `state: array<atomic<u32>>`, common/wg_scan.wgsl, and the includer's
+// `fn tile_sum(tile: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32`: tile's
+// aggregate recomputed from the input, called by every invocation of the workgroup
+// (control flow uniform over it), the same value in each.
 const READY: u32 = 0x10000u;
 const_assert LB_WIN >= 1u && LB_WIN <= WG;
 
@@ -76,13 +78,13 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
     // j: the nearest earlier tile not yet accounted for
     var j = t - 1u;
     loop {
-        // invocation i < LB_WIN polls tile j - i of the window j, j - 1, ..., j - LB_WIN + 1
+        // invocation i < LB_WIN polls tile j - i (the window j, ..., j - LB_WIN + 1)
         if (lid == 0u) {
             atomicStore(&s_min_inc, WG);
             atomicStore(&s_min_nr, WG);
         }
         workgroupBarrier();
-        var kind = 3u; // past tile 0
+        var kind = 3u; // past tile 0 or outside the window
         var val = 0u;
         if (lid <= j && lid < LB_WIN) {
             kind = 0u;
