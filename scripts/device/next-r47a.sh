@@ -26,9 +26,6 @@ timeout 30 /tmp/ct/vkstats-c szx_encode8_lookback 2>&1 | grep -E "robust \[" | h
 for x in fzwgpu-b fzwgpu-on fzwgpu fzwgpu-con fzwgpu-on fzwgpu-b; do bench_line r47a 330 $x wgpu "--size 1G --fields smooth" 2d szx; done
 for x in fzwgpu-b fzwgpu-on fzwgpu-con fzwgpu-b fzwgpu-on; do bench_line r47a 400 $x cuda "--size 1G --fields smooth" 2d szx; done
 left 420 && { tests_filter cuda kernels szx_ 100; tests_filter cuda chunks szx_one_pass 60; }
-for be in wgpu cuda; do for x in fzwgpu-on fzwgpu-b; do
-  BENCH_T=30 bench_line r47a 500 $x $be "--size 256M --fields tiled" tiled szx
-  BENCH_T=30 bench_line r47a 520 $x $be "--dims 268435456" 1d szx
-done; done
+szx_shapes r47a "fzwgpu-on fzwgpu-b"
 VAL_LEFT=530 val r47a-on /tmp/ct/fzwgpu-on szx 60
 echo "total $(( $(date +%s) - T0 )) s"

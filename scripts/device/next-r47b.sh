@@ -24,10 +24,7 @@ tests_filter wgpu kernels szx_ 90; tests_filter wgpu kernels scan_ 30; tests_fil
 for x in fzwgpu fzwgpu-on fzwgpu-con fzwgpu fzwgpu-on fzwgpu-con; do bench_line r47b 300 $x wgpu "--size 1G --fields smooth" 2d szx; done
 for x in fzwgpu fzwgpu-on fzwgpu-con fzwgpu fzwgpu-on fzwgpu-con; do bench_line r47b 390 $x cuda "--size 1G --fields smooth" 2d szx; done
 left 420 && { tests_filter cuda kernels szx_ 100; tests_filter cuda chunks szx_one_pass 60; }
-for be in wgpu cuda; do for x in fzwgpu-on fzwgpu-con fzwgpu; do
-  BENCH_T=30 bench_line r47b 500 $x $be "--size 256M --fields tiled" tiled szx
-  BENCH_T=30 bench_line r47b 520 $x $be "--dims 268435456" 1d szx
-done; done
+szx_shapes r47b "fzwgpu-on fzwgpu-con fzwgpu"
 VAL_LEFT=540 val r47b-on /tmp/ct/fzwgpu-on szx 45
 VAL_LEFT=560 val r47b-con /tmp/ct/fzwgpu-con szx 45
 echo "total $(( $(date +%s) - T0 )) s"

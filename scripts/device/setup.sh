@@ -72,6 +72,16 @@ tests_filter() {
   echo "$1 $2 $3: $(echo "$r" | grep -E '^test result' | sed 's/finished in.*//') $(echo "$r" | grep -cE 'FAILED|panicked') fail-lines $(( $(date +%s) - s )) s"
   echo "$r" | grep -E "FAILED|panicked" | head -5
 }
+# szx_shapes LABEL "BINARIES": szx on the tiled CESM TS field (256 MiB) and the 1-D
+# 1 GiB field, each binary of the kit through Vulkan, then CUDA (rows of round 47's
+# one-pass A/B; stops past 500 / 520 s)
+szx_shapes() {
+  local be x
+  for be in wgpu cuda; do for x in $2; do
+    BENCH_T=30 bench_line $1 500 $x $be "--size 256M --fields tiled" tiled szx
+    BENCH_T=30 bench_line $1 520 $x $be "--dims 268435456" 1d szx
+  done; done
+}
 # tests_on "BINARIES" LEFT TIMEOUT: each test binary of the kit through CUDA, then
 # Vulkan (8 threads), a result line each and its first failures; stops past LEFT s
 tests_on() {
