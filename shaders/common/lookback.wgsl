@@ -2,13 +2,18 @@
 // aggregate in one pass, shared by scan_lookback and szx_encode8_lookback. Each
 // workgroup takes a ticket (tiles are handed out in the order workgroups start),
 // computes its tile's aggregate, publishes it, then walks back over the earlier tiles
-// LB_WIN at a time (each of the first LB_WIN invocations polls one tile of the
-// window): it adds the window's aggregates up to the nearest published inclusive
-// prefix (and stops there) or up to the nearest tile that has published nothing; that
-// tile is polled SPINS times and then recomputed from the input by the waiting
-// workgroup itself (the fallback, the includer's `tile_sum`), so no workgroup ever
-// waits for another to be scheduled: the kernel needs no forward-progress guarantee.
-// Every round moves at least one tile back, so an invocation loops at most
+// a window at a time, one tile per polling invocation: it adds the window's
+// aggregates up to the nearest published inclusive prefix (and stops there) or up to
+// the nearest tile that has published nothing; that tile is polled SPINS times and
+// then recomputed from the input by the waiting workgroup itself (the fallback, the
+// includer's `tile_sum`), so no workgroup ever waits for another to be scheduled: the
+// kernel needs no forward-progress guarantee. A poll reads a tile's aggregate only
+// where its inclusive prefix is not ready. With subgroups the first subgroup walks
+// alone (a window of sg_size tiles, combined by subgroup operations, no workgroup
+// barrier per round); without, the workgroup walks LB_WIN tiles at a time, combined
+// through workgroup memory (round 48: on the H100 the barrier form ran the encoder's
+// one pass at 507 GB/s through Vulkan, against 947 for the three passes). Every
+// round moves at least one tile back, so an invocation loops at most
 // ntiles * (SPINS + 1 + the two sums' loops) times plus the tile's own work (the host
 // checks that against an adapter's loop limit). Then it publishes its inclusive
 // prefix.
@@ -19,7 +24,7 @@
 // and a reader needs no ordering between words (WGSL atomics are relaxed): a value is
 // taken only when both of its halves are ready. Sums wrap in u32.
 //
-// Requires WG, SPINS, LB_WIN (the window, at most WG), the binding
+// Requires WG, SPINS, LB_WIN (the window without subgroups, at most WG), the binding
 // `state: array<atomic<u32>>`, common/wg_scan.wgsl, and the includer's
 // `fn tile_sum(tile: u32, lid: u32, sg_lane: u32, sg_size: u32) -> u32`: tile's
 // aggregate recomputed from the input, called by every invocation of the workgroup
@@ -28,13 +33,6 @@ const READY: u32 = 0x10000u;
 const_assert LB_WIN >= 1u && LB_WIN <= WG;
 
 var<workgroup> s_ticket: u32;
-// the window's nearest inclusive prefix and nearest tile with nothing published (as
-// invocation indices; WG if none), then the polled tile's (kind, value): 2 inclusive
-// prefix, 1 aggregate, 0 nothing
-var<workgroup> s_min_inc: atomic<u32>;
-var<workgroup> s_min_nr: atomic<u32>;
-var<workgroup> s_msg: vec2<u32>;
-
 // The workgroup's tile (uniform over it).
 fn take_ticket(lid: u32) -> u32 {
     if (lid == 0u) {
@@ -63,6 +61,135 @@ fn peek(at: u32) -> vec2<u32> {
 // paths): 0 normal, 1 never use a published value (every tile recomputes its
 // predecessors), 2 use published aggregates but no inclusive prefix (every walk goes
 // back to tile 0).
+#ifdef SUBGROUP
+// With subgroups the first subgroup walks alone, its lanes polling a window of
+// sg_size tiles per round and combining them with subgroup operations, so a round
+// costs no workgroup barrier; the rest of the workgroup waits at one
+// workgroupUniformLoad for its result: the prefix summed so far, and whether it is
+// complete or stopped at a tile that published nothing after SPINS polls, which the
+// whole workgroup then recomputes (tile_sum) before the first subgroup walks on past
+// it. (Subgroup k holds invocations [k * sg_size, (k + 1) * sg_size), as in
+// common/wg_scan.wgsl.) LB_WIN is the window of the form without subgroups.
+const LB_NONE: u32 = 0xffffffffu;
+// the first subgroup's result: (1 complete | 0 recompute tile z, sum, z)
+var<workgroup> s_walk: vec3<u32>;
+
+fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
+    let own = 1u + 4u * t;
+    if (lid == 0u) {
+        publish(own, agg);
+        if (t == 0u) {
+            publish(own + 2u, agg);
+        }
+    }
+    var prior = 0u;
+    if (t == 0u) {
+        return prior;
+    }
+    // j: the nearest earlier tile not yet accounted for (uniform over the workgroup)
+    var j = t - 1u;
+    loop {
+        if (lid < sg_size) {
+            var sum = 0u;
+            var res = vec3<u32>(1u, 0u, 0u);
+            var jj = j;
+            loop {
+                // lane i polls tile jj - i
+                var kind = 3u; // past tile 0
+                var val = 0u;
+                if (sg_lane <= jj) {
+                    kind = 0u;
+                    if (mode != 1u) {
+                        let at = 1u + 4u * (jj - sg_lane);
+                        let inc = peek(at + 2u);
+                        if (inc.x == 1u && mode == 0u) {
+                            kind = 2u;
+                            val = inc.y;
+                        } else {
+                            let ag = peek(at);
+                            if (ag.x == 1u) {
+                                kind = 1u;
+                                val = ag.y;
+                            }
+                        }
+                    }
+                }
+                // the nearest inclusive prefix and the nearest tile with nothing published
+                let wi = subgroupMin(select(LB_NONE, sg_lane, kind == 2u));
+                let wn = subgroupMin(select(LB_NONE, sg_lane, kind == 0u));
+                // the window's aggregates before both, and the inclusive prefix if it
+                // comes first
+                let take = sg_lane < min(wi, wn) || (sg_lane == wi && wi < wn);
+                sum = sum + subgroupAdd(select(0u, val, take));
+                if (wi < wn) {
+                    break;
+                }
+                if (wn == LB_NONE) {
+                    // the whole window had aggregates
+                    if (jj < sg_size) {
+                        break; // down to tile 0
+                    }
+                    jj = jj - sg_size;
+                    continue;
+                }
+                // tile jn has published nothing yet: poll it (lane 0), then let the
+                // workgroup recompute it
+                let jn = jj - wn;
+                var m = vec2<u32>(0u, 0u);
+                if (sg_lane == 0u) {
+                    let at = 1u + 4u * jn;
+                    for (var k = select(0u, SPINS, mode != 1u); k > 0u; k--) {
+                        let inc = peek(at + 2u);
+                        if (inc.x == 1u && mode == 0u) {
+                            m = vec2<u32>(2u, inc.y);
+                            break;
+                        }
+                        let ag = peek(at);
+                        if (ag.x == 1u) {
+                            m = vec2<u32>(1u, ag.y);
+                            break;
+                        }
+                    }
+                }
+                m = subgroupBroadcastFirst(m);
+                if (m.x == 0u) {
+                    res = vec3<u32>(0u, 0u, jn);
+                    break;
+                }
+                sum = sum + m.y;
+                if (m.x == 2u || jn == 0u) {
+                    break;
+                }
+                jj = jn - 1u;
+            }
+            if (lid == 0u) {
+                s_walk = vec3<u32>(res.x, sum, res.z);
+            }
+        }
+        let w = workgroupUniformLoad(&s_walk);
+        prior = prior + w.y;
+        if (w.x == 1u) {
+            break;
+        }
+        prior = prior + tile_sum(w.z, lid, sg_lane, sg_size);
+        if (w.z == 0u) {
+            break;
+        }
+        j = w.z - 1u;
+    }
+    if (lid == 0u) {
+        publish(own + 2u, prior + agg);
+    }
+    return prior;
+}
+#else
+// the window's nearest inclusive prefix and nearest tile with nothing published (as
+// invocation indices; WG if none), then the polled tile's (kind, value): 2 inclusive
+// prefix, 1 aggregate, 0 nothing
+var<workgroup> s_min_inc: atomic<u32>;
+var<workgroup> s_min_nr: atomic<u32>;
+var<workgroup> s_msg: vec2<u32>;
+
 fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
     let own = 1u + 4u * t;
     if (lid == 0u) {
@@ -91,13 +218,16 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
             if (mode != 1u) {
                 let at = 1u + 4u * (j - lid);
                 let inc = peek(at + 2u);
-                let ag = peek(at);
                 if (inc.x == 1u && mode == 0u) {
                     kind = 2u;
                     val = inc.y;
-                } else if (ag.x == 1u) {
-                    kind = 1u;
-                    val = ag.y;
+                } else {
+                    // the aggregate only where the inclusive prefix is not ready
+                    let ag = peek(at);
+                    if (ag.x == 1u) {
+                        kind = 1u;
+                        val = ag.y;
+                    }
                 }
             }
         }
@@ -165,3 +295,4 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
     }
     return prior;
 }
+#endif
