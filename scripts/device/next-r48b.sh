@@ -1,4 +1,6 @@
 #!/bin/bash
+# NEVER RAN (round 48: no machine); superseded by next-r48c.sh. The lazy poll was merged
+# in 09f2b48, so this kit's KIT_D / KIT_E patches no longer apply to main.
 # Round 48, call b (kit: main at this script's commit or later, built by kit.sh with
 # KIT_B=scripts/device/patches/lookback-skip-diag.patch, KIT_C=...lookback-wid.patch,
 # KIT_D=...lookback-lazy-aggregate.patch, KIT_E=...lookback-wid-lazy.patch). Every
