@@ -15,10 +15,7 @@
 # rows again, Vulkan then CUDA. (6) validation.sh of on.
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for s in b c d; do
-  printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu-%s "$@"\n' $s > /tmp/ct/fzwgpu-${s}on && chmod +x /tmp/ct/fzwgpu-${s}on
-done
-printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu "$@"\n' > /tmp/ct/fzwgpu-on && chmod +x /tmp/ct/fzwgpu-on
+on_wrappers "b c d"
 for v in vkstats vkstats-b vkstats-c vkstats-d; do
   timeout 30 /tmp/ct/$v szx_encode8_lookback > $OUT/r48c-$v.txt 2>&1
   echo "$v: $(grep -E 'robust \[' $OUT/r48c-$v.txt | head -1 | cut -c1-100)"

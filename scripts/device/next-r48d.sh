@@ -7,10 +7,7 @@
 # one pass without a look-back through Vulkan.
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for s in b c d; do
-  printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu-%s "$@"\n' $s > /tmp/ct/fzwgpu-${s}on && chmod +x /tmp/ct/fzwgpu-${s}on
-done
-printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu "$@"\n' > /tmp/ct/fzwgpu-on && chmod +x /tmp/ct/fzwgpu-on
+on_wrappers "b c d"
 for v in vkstats vkstats-d; do
   timeout 30 /tmp/ct/$v szx_encode8_lookback > $OUT/r48d-$v.txt 2>&1
   echo "$v: $(grep -E 'robust \[' $OUT/r48d-$v.txt | head -1 | cut -c1-100)"

@@ -5,10 +5,7 @@
 # walk, the barrier form, the workgroup id) and CUDA (three passes, the walk).
 source .device/setup.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for s in c d; do
-  printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu-%s "$@"\n' $s > /tmp/ct/fzwgpu-${s}on && chmod +x /tmp/ct/fzwgpu-${s}on
-done
-printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu "$@"\n' > /tmp/ct/fzwgpu-on && chmod +x /tmp/ct/fzwgpu-on
+on_wrappers "c d"
 timeout 20 /tmp/ct/vkstats szx_encode8_lookback 2>&1 | grep -E 'robust \[' | head -1 | cut -c1-100
 for x in fzwgpu fzwgpu-on fzwgpu-don fzwgpu-con; do bench_line r48e 150 $x wgpu "--size 1G --fields smooth" 2d szx; done
 for x in fzwgpu-on fzwgpu; do bench_line r48e 170 $x cuda "--size 1G --fields smooth" 2d szx; done

@@ -198,3 +198,11 @@ h200_rows() {
     bench_line $1 240 fzwgpu $be "--size 1G --fields smooth" 2d $p
   done; done
 }
+# on_wrappers "LETTERS": /tmp/ct/fzwgpu-on and, per letter X, /tmp/ct/fzwgpu-Xon: the
+# kit's fzwgpu / fzwgpu-X with FZWGPU_SZX_LOOKBACK=on (round 48's one-pass A/B runs)
+on_wrappers() {
+  local s
+  for s in "" $1; do
+    printf '#!/bin/bash\nFZWGPU_SZX_LOOKBACK=on exec /tmp/ct/fzwgpu%s "$@"\n' "${s:+-$s}" > /tmp/ct/fzwgpu-${s}on && chmod +x /tmp/ct/fzwgpu-${s}on
+  done
+}

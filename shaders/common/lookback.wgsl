@@ -56,6 +56,43 @@ fn peek(at: u32) -> vec2<u32> {
     return vec2<u32>(0u, 0u);
 }
 
+// Tile j's state for a walk: (2, its inclusive prefix) where that is ready (mode 0),
+// else (1, its aggregate) where that is ready, else (0, 0); in mode 1 always (0, 0).
+// The aggregate is read only where the inclusive prefix is not ready.
+fn poll(j: u32, mode: u32) -> vec2<u32> {
+    if (mode == 1u) {
+        return vec2<u32>(0u, 0u);
+    }
+    let at = 1u + 4u * j;
+    let inc = peek(at + 2u);
+    if (inc.x == 1u && mode == 0u) {
+        return vec2<u32>(2u, inc.y);
+    }
+    return peek(at);
+}
+
+// poll(j) until tile j has published something, SPINS times at most (none in mode 1):
+// (0, 0) if it has not
+fn poll_silent(j: u32, mode: u32) -> vec2<u32> {
+    for (var k = select(0u, SPINS, mode != 1u); k > 0u; k--) {
+        let m = poll(j, mode);
+        if (m.x != 0u) {
+            return m;
+        }
+    }
+    return vec2<u32>(0u, 0u);
+}
+
+// Tile t's aggregate (and tile 0's inclusive prefix, the same), by invocation 0.
+fn publish_aggregate(t: u32, lid: u32, agg: u32) {
+    if (lid == 0u) {
+        publish(1u + 4u * t, agg);
+        if (t == 0u) {
+            publish(3u, agg);
+        }
+    }
+}
+
 // The sum of the aggregates of tiles before t (t and agg uniform over the workgroup),
 // after publishing agg and, at the end, the inclusive prefix. mode (tests of the
 // paths): 0 normal, 1 never use a published value (every tile recomputes its
@@ -75,13 +112,7 @@ const LB_NONE: u32 = 0xffffffffu;
 var<workgroup> s_walk: vec3<u32>;
 
 fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
-    let own = 1u + 4u * t;
-    if (lid == 0u) {
-        publish(own, agg);
-        if (t == 0u) {
-            publish(own + 2u, agg);
-        }
-    }
+    publish_aggregate(t, lid, agg);
     var prior = 0u;
     if (t == 0u) {
         return prior;
@@ -95,25 +126,12 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
             var jj = j;
             loop {
                 // lane i polls tile jj - i
-                var kind = 3u; // past tile 0
-                var val = 0u;
+                var pm = vec2<u32>(3u, 0u); // kind 3: past tile 0
                 if (sg_lane <= jj) {
-                    kind = 0u;
-                    if (mode != 1u) {
-                        let at = 1u + 4u * (jj - sg_lane);
-                        let inc = peek(at + 2u);
-                        if (inc.x == 1u && mode == 0u) {
-                            kind = 2u;
-                            val = inc.y;
-                        } else {
-                            let ag = peek(at);
-                            if (ag.x == 1u) {
-                                kind = 1u;
-                                val = ag.y;
-                            }
-                        }
-                    }
+                    pm = poll(jj - sg_lane, mode);
                 }
+                let kind = pm.x;
+                let val = pm.y;
                 // the nearest inclusive prefix and the nearest tile with nothing published
                 let wi = subgroupMin(select(LB_NONE, sg_lane, kind == 2u));
                 let wn = subgroupMin(select(LB_NONE, sg_lane, kind == 0u));
@@ -137,19 +155,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
                 let jn = jj - wn;
                 var m = vec2<u32>(0u, 0u);
                 if (sg_lane == 0u) {
-                    let at = 1u + 4u * jn;
-                    for (var k = select(0u, SPINS, mode != 1u); k > 0u; k--) {
-                        let inc = peek(at + 2u);
-                        if (inc.x == 1u && mode == 0u) {
-                            m = vec2<u32>(2u, inc.y);
-                            break;
-                        }
-                        let ag = peek(at);
-                        if (ag.x == 1u) {
-                            m = vec2<u32>(1u, ag.y);
-                            break;
-                        }
-                    }
+                    m = poll_silent(jn, mode);
                 }
                 m = subgroupBroadcastFirst(m);
                 if (m.x == 0u) {
@@ -178,7 +184,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         j = w.z - 1u;
     }
     if (lid == 0u) {
-        publish(own + 2u, prior + agg);
+        publish(3u + 4u * t, prior + agg);
     }
     return prior;
 }
@@ -191,13 +197,7 @@ var<workgroup> s_min_nr: atomic<u32>;
 var<workgroup> s_msg: vec2<u32>;
 
 fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
-    let own = 1u + 4u * t;
-    if (lid == 0u) {
-        publish(own, agg);
-        if (t == 0u) {
-            publish(own + 2u, agg);
-        }
-    }
+    publish_aggregate(t, lid, agg);
     var prior = 0u;
     if (t == 0u) {
         return prior;
@@ -211,26 +211,12 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
             atomicStore(&s_min_nr, WG);
         }
         workgroupBarrier();
-        var kind = 3u; // past tile 0 or outside the window
-        var val = 0u;
+        var pm = vec2<u32>(3u, 0u); // kind 3: past tile 0 or outside the window
         if (lid <= j && lid < LB_WIN) {
-            kind = 0u;
-            if (mode != 1u) {
-                let at = 1u + 4u * (j - lid);
-                let inc = peek(at + 2u);
-                if (inc.x == 1u && mode == 0u) {
-                    kind = 2u;
-                    val = inc.y;
-                } else {
-                    // the aggregate only where the inclusive prefix is not ready
-                    let ag = peek(at);
-                    if (ag.x == 1u) {
-                        kind = 1u;
-                        val = ag.y;
-                    }
-                }
-            }
+            pm = poll(j - lid, mode);
         }
+        let kind = pm.x;
+        let val = pm.y;
         if (kind == 2u) {
             atomicMin(&s_min_inc, lid);
         }
@@ -263,21 +249,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         // tile jn has published nothing yet: poll it, then recompute it
         let jn = j - w.y;
         if (lid == 0u) {
-            let at = 1u + 4u * jn;
-            var m = vec2<u32>(0u, 0u);
-            for (var k = select(0u, SPINS, mode != 1u); k > 0u; k--) {
-                let inc = peek(at + 2u);
-                if (inc.x == 1u && mode == 0u) {
-                    m = vec2<u32>(2u, inc.y);
-                    break;
-                }
-                let ag = peek(at);
-                if (ag.x == 1u) {
-                    m = vec2<u32>(1u, ag.y);
-                    break;
-                }
-            }
-            s_msg = m;
+            s_msg = poll_silent(jn, mode);
         }
         let m = workgroupUniformLoad(&s_msg);
         if (m.x == 0u) {
@@ -291,7 +263,7 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         j = jn - 1u;
     }
     if (lid == 0u) {
-        publish(own + 2u, prior + agg);
+        publish(3u + 4u * t, prior + agg);
     }
     return prior;
 }
