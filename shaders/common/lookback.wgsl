@@ -93,11 +93,8 @@ fn publish_aggregate(t: u32, lid: u32, agg: u32) {
     }
 }
 
-// The sum of the aggregates of tiles before t (t and agg uniform over the workgroup),
-// after publishing agg and, at the end, the inclusive prefix. mode (tests of the
-// paths): 0 normal, 1 never use a published value (every tile recomputes its
-// predecessors), 2 use published aggregates but no inclusive prefix (every walk goes
-// back to tile 0).
+// walk(j0): the sum of the aggregates of tiles j0, j0 - 1, ..., 0 (j0 uniform over
+// the workgroup), the same value in every invocation; mode as in look_back.
 #ifdef SUBGROUP
 // With subgroups the first subgroup walks alone, its lanes polling a window of
 // sg_size tiles per round and combining them with subgroup operations, so a round
@@ -111,14 +108,10 @@ const LB_NONE: u32 = 0xffffffffu;
 // the first subgroup's result: (1 complete | 0 recompute tile z, sum, z)
 var<workgroup> s_walk: vec3<u32>;
 
-fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
-    publish_aggregate(t, lid, agg);
+fn walk(j0: u32, lid: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
     var prior = 0u;
-    if (t == 0u) {
-        return prior;
-    }
     // j: the nearest earlier tile not yet accounted for (uniform over the workgroup)
-    var j = t - 1u;
+    var j = j0;
     loop {
         if (lid < sg_size) {
             var sum = 0u;
@@ -183,9 +176,6 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         }
         j = w.z - 1u;
     }
-    if (lid == 0u) {
-        publish(3u + 4u * t, prior + agg);
-    }
     return prior;
 }
 #else
@@ -196,14 +186,10 @@ var<workgroup> s_min_inc: atomic<u32>;
 var<workgroup> s_min_nr: atomic<u32>;
 var<workgroup> s_msg: vec2<u32>;
 
-fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
-    publish_aggregate(t, lid, agg);
+fn walk(j0: u32, lid: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
     var prior = 0u;
-    if (t == 0u) {
-        return prior;
-    }
-    // j: the nearest earlier tile not yet accounted for
-    var j = t - 1u;
+    // j: the nearest earlier tile not yet accounted for (uniform over the workgroup)
+    var j = j0;
     loop {
         // invocation i < LB_WIN polls tile j - i (the window j, ..., j - LB_WIN + 1)
         if (lid == 0u) {
@@ -262,9 +248,23 @@ fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) 
         }
         j = jn - 1u;
     }
+    return prior;
+}
+#endif
+
+// The sum of the aggregates of tiles before t (t and agg uniform over the workgroup),
+// after publishing agg and, at the end, the inclusive prefix. mode (tests of the
+// paths): 0 normal, 1 never use a published value (every tile recomputes its
+// predecessors), 2 use published aggregates but no inclusive prefix (every walk goes
+// back to tile 0).
+fn look_back(t: u32, lid: u32, agg: u32, mode: u32, sg_lane: u32, sg_size: u32) -> u32 {
+    publish_aggregate(t, lid, agg);
+    if (t == 0u) {
+        return 0u;
+    }
+    let prior = walk(t - 1u, lid, mode, sg_lane, sg_size);
     if (lid == 0u) {
         publish(3u + 4u * t, prior + agg);
     }
     return prior;
 }
-#endif
