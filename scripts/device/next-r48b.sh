@@ -3,7 +3,7 @@
 # in 09f2b48, so this kit's KIT_D / KIT_E patches no longer apply to main.
 # Round 48, call b (kit: main at this script's commit or later, built by kit.sh with
 # KIT_B=scripts/device/patches/lookback-skip-diag.patch, KIT_C=...lookback-wid.patch,
-# KIT_D=...lookback-lazy-aggregate.patch, KIT_E=...lookback-wid-lazy.patch). Every
+# KIT_D=...lookback-lazy-aggregate.patch, KIT_E: lookback-wid.patch and that one together, a patch since removed). Every
 # variant runs the one pass (FZWGPU_SZX_LOOKBACK=on, wrappers fzwgpu-Xon): on = main's,
 # bon = no look-back at all (a diagnostic: wrong archives, so only its per-dispatch
 # profile counts: the one pass's cost without the look-back), con = the tile from the
