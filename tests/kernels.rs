@@ -2154,3 +2154,34 @@ fn szx_encode_shift_that_widens() {
     assert!(hits >= 16, "only {hits} widening shifts found");
     szx_chain::<f32>(&format!("{hits} widening shifts"), f32_bytes(&field), field.len(), 128, e as f64);
 }
+
+/// `subgroup_layout` (the adapter probe the wgpu backend runs when it opens a device):
+/// its variant without subgroups against its twin, and its subgroup variant against
+/// the layout the subgroup kernels assume, over a partial last workgroup whose
+/// invocations past n must leave the poison.
+#[test]
+fn subgroup_layout_matches_twin_and_the_assumed_layout() {
+    use fzwgpu::kernels::params::ProbeParams;
+    let wg = fzwgpu::kernels::workgroup_size(Kernel::SubgroupLayout).unwrap() as usize;
+    for n in [1usize, wg - 1, wg, 3 * wg - 5] {
+        let groups = n.div_ceil(wg) as u64;
+        let p = ProbeParams { n: n as u32, ..Default::default() };
+        // room for every invocation of the dispatch: those past n write nothing
+        let binds = [B::Out(16 * wg * groups as usize)];
+        let go = |be: &dyn Backend, poison: u8| {
+            let mut out = run(be, poison, Kernel::SubgroupLayout, false, bytemuck::bytes_of(&p), &binds, groups).remove(0);
+            assert!(out[16 * n..].iter().all(|&c| c == poison), "n {n} on {}: wrote past invocation n", be.info().adapter);
+            out.truncate(16 * n);
+            out
+        };
+        let want = go(cpu().as_ref(), 0x5A);
+        assert!(go(gpu_plain().as_ref(), 0xA5) == want, "n {n}: subgroup_layout without subgroups differs from its twin");
+        let g = gpu();
+        if g.info().subgroups {
+            let words = u32s(&go(g.as_ref(), 0xA5));
+            let size = fzwgpu::kernels::probe::check_subgroup_layout(&words, n, wg as u32, 1, 128)
+                .unwrap_or_else(|e| panic!("n {n} on {}: {e}", g.info().adapter));
+            assert!(g.info().subgroup_max >= size, "n {n}: size {size}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use fzwgpu::kernels::params::{
     BitpackParams, ChainParams32, ChainParams64, ChainUnpackParams32, ChainUnpackParams64, CorrectParams32, CorrectParams64, LorenzoParams,
-    QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64, WaveletParams,
+    ProbeParams, QuantParams32, QuantParams64, RangeParams, ScanParams, SzpParams32, SzpParams64, SzxParams32, SzxParams64, WaveletParams,
 };
 use fzwgpu::kernels::{reflect, scan, Kernel, Variant};
 
@@ -100,6 +100,7 @@ fn params_layouts_match_wgsl() {
         check(k, false, CorrectParams32::FIELDS, std::mem::size_of::<CorrectParams32>());
         check(k, true, CorrectParams64::FIELDS, std::mem::size_of::<CorrectParams64>());
     }
+    check(Kernel::SubgroupLayout, false, ProbeParams::FIELDS, std::mem::size_of::<ProbeParams>());
     // every kernel's params are covered above
     let all: std::collections::BTreeSet<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
     let checked = CHECKED.lock().unwrap().clone();

@@ -305,3 +305,35 @@ fn timing_preheat_runs_before_the_timed_replays() {
         );
     }
 }
+
+#[test]
+fn subgroup_layout_is_checked_and_a_failed_check_turns_subgroups_off() {
+    use fzwgpu::backend::wgpu::{WgpuBackend, WgpuOptions};
+    use fzwgpu::Backend;
+    // the adapter's subgroups were checked when the device opened (lavapipe: 8 lanes)
+    let g = gpu();
+    if g.info().subgroups {
+        assert!(g.info().subgroup_layout.starts_with("checked: "), "{}", g.info().subgroup_layout);
+    }
+    // a failed check: the variants without subgroups run, with the same archives
+    let be = WgpuBackend::new(&WgpuOptions { fail_subgroup_layout: true, ..Default::default() }).expect("wgpu adapter");
+    assert!(!be.info().subgroups && be.info().subgroup_max == 0);
+    if g.info().subgroups {
+        assert!(be.info().subgroup_layout.starts_with("subgroups off: "), "{}", be.info().subgroup_layout);
+    }
+    let v: Vec<f32> = (0..300_001).map(|i| ((i as f32) * 1e-3).sin() * 50.0 + (i % 7) as f32).collect();
+    let f = Field::from_f32(Dims::new(601, 499, 1).unwrap(), &v[..601 * 499]).unwrap();
+    // and the adapter as the check left it (scripts/test.sh also runs this test on
+    // lavapipe at 1024 bits, whose subgroups of 32 run 16 active in Mesa 22.3)
+    for preset in ["szx", "szp_composed", "szp_centered"] {
+        let b = Pipeline::from_preset(preset).unwrap().compress(cpu().as_ref(), &f).unwrap();
+        let field = fzwgpu::decompress(cpu().as_ref(), &b.bytes, &Default::default()).unwrap().field.bytes;
+        for (what, be) in [("without subgroups", &be as &dyn Backend), ("as checked", g.as_ref())] {
+            let a = Pipeline::from_preset(preset).unwrap().compress(be, &f).unwrap();
+            assert_eq!(a.report.backend, "wgpu");
+            assert!(a.bytes == b.bytes, "{preset} {what}: the archive differs from the cpu backend's");
+            let d = fzwgpu::decompress(be, &a.bytes, &Default::default()).unwrap();
+            assert!(d.field.bytes == field, "{preset} {what}: the reconstruction differs from the cpu backend's");
+        }
+    }
+}

@@ -1,7 +1,8 @@
 // Workgroup-wide sum and exclusive scan of one u32 per invocation (WG invocations).
 // With SUBGROUP, subgroup operations do the work inside each subgroup (any subgroup
-// size that divides WG; subgroup k holds invocations [k*S, (k+1)*S)); without it, a
-// shared-memory Hillis-Steele scan. Both give identical integer results.
+// size that divides WG; subgroup k holds invocations [k*S, (k+1)*S), which the wgpu
+// backend checks when it opens a device: shaders/probe/subgroup_layout.wgsl); without
+// it, a shared-memory Hillis-Steele scan. Both give identical integer results.
 var<workgroup> s_scan: array<u32, WG>;
 
 #ifdef SUBGROUP

@@ -393,6 +393,7 @@ impl CudaBackend {
             shader_f64: true,
             subgroups: true,
             subgroup_max: 32,
+            subgroup_layout: "warps of 32 consecutive threads (CUDA's definition)".into(),
             timestamps: true,
             // the same cap as the wgpu backend on this card (the stages cap windows at
             // 2 GiB - 256 anyway), so archives split identically

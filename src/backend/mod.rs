@@ -50,6 +50,10 @@ pub struct BackendInfo {
     pub subgroups: bool,
     /// Largest subgroup size the adapter may use (0 without subgroups).
     pub subgroup_max: u32,
+    /// Whether the adapter's subgroups have the layout the subgroup variants assume
+    /// (checked by running `subgroup_layout` when a wgpu device opens; CUDA's warps
+    /// have it by definition), or why subgroups are off.
+    pub subgroup_layout: String,
     pub timestamps: bool,
     pub max_binding_bytes: u64,
     pub max_buffer_bytes: u64,

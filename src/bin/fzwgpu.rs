@@ -735,12 +735,13 @@ fn run(cli: Cli) -> Result<()> {
             let b = backend::open(&BackendChoice::Wgpu { adapter: None })?;
             let i = b.info();
             println!(
-                "selected: {} | {} | {} | shader_f64={} subgroups={} timestamps={} max_binding={} MiB | upload staging: {}",
+                "selected: {} | {} | {} | shader_f64={} subgroups={} ({}) timestamps={} max_binding={} MiB | upload staging: {}",
                 i.adapter,
                 i.api,
                 i.driver,
                 i.shader_f64,
                 i.subgroups,
+                i.subgroup_layout,
                 i.timestamps,
                 i.max_binding_bytes >> 20,
                 b.upload_staging()

@@ -7,6 +7,7 @@
 pub mod chain;
 pub mod cuda;
 pub mod params;
+pub mod probe;
 pub mod range;
 pub mod scan;
 
@@ -65,10 +66,11 @@ pub enum Kernel {
     CorrectFlag,
     CorrectScatter,
     CorrectApply,
+    SubgroupLayout,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 48] = [
+    pub const ALL: [Kernel; 49] = [
         Kernel::ScanReduce,
         Kernel::ScanDownsweep,
         Kernel::ScanLookback,
@@ -117,6 +119,7 @@ impl Kernel {
         Kernel::CorrectFlag,
         Kernel::CorrectScatter,
         Kernel::CorrectApply,
+        Kernel::SubgroupLayout,
     ];
 
     /// The kernel's name: its WGSL entry point and its CPU twin's function name.
@@ -170,6 +173,7 @@ impl Kernel {
             Kernel::CorrectFlag => "correct_flag",
             Kernel::CorrectScatter => "correct_scatter",
             Kernel::CorrectApply => "correct_apply",
+            Kernel::SubgroupLayout => "subgroup_layout",
         }
     }
 
@@ -221,6 +225,7 @@ impl Kernel {
             Kernel::CorrectFlag => "correct/flag.wgsl",
             Kernel::CorrectScatter => "correct/scatter.wgsl",
             Kernel::CorrectApply => "correct/apply.wgsl",
+            Kernel::SubgroupLayout => "probe/subgroup_layout.wgsl",
         }
     }
 
@@ -242,6 +247,7 @@ impl Kernel {
                 | Kernel::WaveletLift
                 | Kernel::SzxEncode8
                 | Kernel::SzxEncode8Lookback
+                | Kernel::SubgroupLayout
         )
     }
 
@@ -377,6 +383,7 @@ impl Kernel {
                 | Kernel::ChainDecodePlanesRagged
                 | Kernel::LorenzoScanX
                 | Kernel::ChainScanX
+                | Kernel::SubgroupLayout
         )
     }
 

@@ -149,3 +149,8 @@ wgsl_params!(
         step64: f64, inv64: f64, one64: f64, kmax: f64, nan64: f64, _g0: f64,
     }
 );
+
+wgsl_params!(
+    /// `ProbeParams` of shaders/probe/subgroup_layout.wgsl: `n` invocations report.
+    ProbeParams { n: u32, _pad0: u32, _pad1: u32, _pad2: u32 }
+);

@@ -10,6 +10,7 @@
 pub mod bitpack;
 pub mod chain;
 pub mod lorenzo;
+pub mod probe;
 pub mod quant;
 pub mod scan;
 pub mod szp;
@@ -114,6 +115,7 @@ pub fn twin(kernel: Kernel, f64: bool) -> Twin {
         (Kernel::CorrectScatter, true) => wavelet::correct_scatter::<f64>,
         (Kernel::CorrectApply, false) => wavelet::correct_apply::<f32>,
         (Kernel::CorrectApply, true) => wavelet::correct_apply::<f64>,
+        (Kernel::SubgroupLayout, _) => probe::subgroup_layout,
     }
 }
 
@@ -149,6 +151,7 @@ impl CpuBackend {
                 shader_f64: true,
                 subgroups: false,
                 subgroup_max: 0,
+                subgroup_layout: "no subgroups".into(),
                 timestamps: false,
                 max_binding_bytes: 1 << 40,
                 max_buffer_bytes: 1 << 40,

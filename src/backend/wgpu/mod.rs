@@ -63,7 +63,7 @@ pub struct WgpuOptions {
     /// set by `FZWGPU_DISABLE=f64`.
     pub no_f64: bool,
     /// Do not use subgroup kernels (tests the shared-memory variants). Also set by
-    /// `FZWGPU_DISABLE=subgroups`.
+    /// `FZWGPU_DISABLE=subgroup`.
     pub no_subgroups: bool,
     /// Fault injection for tests: every device buffer allocation after this many
     /// fails with `Error::OutOfMemory`.
@@ -94,6 +94,10 @@ pub struct WgpuOptions {
     /// Fault injection for tests: every import fails (direct transfers then go through
     /// the staging buffers and [`Backend::upload_staging`] says so).
     pub fail_import: bool,
+    /// Fault injection for tests: the subgroup layout check at device open fails (the
+    /// backend then runs its variants without subgroups and says why in
+    /// `BackendInfo::subgroup_layout`).
+    pub fail_subgroup_layout: bool,
 }
 
 /// How long one wait on the device may take before it is reported as a hang.
@@ -323,7 +327,7 @@ impl WgpuBackend {
         let features = wanted_features & af;
         let limits = adapter.limits();
         let gl = ainfo.backend == wgpu::Backend::Gl;
-        let _life = life_guard(gl);
+        let life = life_guard(gl);
         let desc = wgpu::DeviceDescriptor {
             label: Some("fzwgpu"),
             required_features: features,
@@ -423,8 +427,20 @@ impl WgpuBackend {
             software: ainfo.device_type == wgpu::DeviceType::Cpu,
             upload_staging,
             hash_on_upload: super::staging::hash_on_upload(true)?,
+            subgroup_layout: if features.contains(wgpu::Features::SUBGROUP) && !sg_ok {
+                format!(
+                    "subgroups off: sizes {}..{} (the kernels need powers of two in {}..128)",
+                    ainfo.subgroup_min_size,
+                    ainfo.subgroup_max_size,
+                    crate::kernels::chain::MIN_SUBGROUP
+                )
+            } else if !sg_ok {
+                "no subgroups (not offered, or not asked for)".to_string()
+            } else {
+                String::new() // set by the check below
+            },
         };
-        Ok(WgpuBackend {
+        let mut b = WgpuBackend {
             info,
             device: std::mem::ManuallyDrop::new(device),
             queue: std::mem::ManuallyDrop::new(queue),
@@ -453,7 +469,47 @@ impl WgpuBackend {
             import_piece,
             import_fallback: direct::Fallback::default(),
             fail_import: opts.fail_import,
-        })
+        };
+        // the probe calls into wgpu as any call does (call_guard): the device is made
+        drop(life);
+        if b.use_subgroups {
+            let layout = if opts.fail_subgroup_layout {
+                Err("FZWGPU test option fail_subgroup_layout".to_string())
+            } else {
+                b.probe_subgroup_layout(ainfo.subgroup_min_size, ainfo.subgroup_max_size)?
+            };
+            match layout {
+                Ok(size) => b.info.subgroup_layout = format!("checked: {size} lanes in runs of local indices"),
+                Err(why) => {
+                    // the subgroup variants would compute wrong results here: the
+                    // workgroup-memory variants (the same outputs) run instead
+                    b.use_subgroups = false;
+                    b.info.subgroups = false;
+                    b.info.subgroup_max = 0;
+                    b.info.subgroup_layout = format!("subgroups off: {why}");
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    /// Runs `subgroup_layout` (two workgroups) and checks its output against the
+    /// layout the subgroup variants assume (`kernels::probe::check_subgroup_layout`):
+    /// Ok(Ok(subgroup size)), Ok(Err(what differs)), or the device's error.
+    fn probe_subgroup_layout(&self, min: u32, max: u32) -> Result<std::result::Result<u32, String>> {
+        let wg = kernels::workgroup_size(Kernel::SubgroupLayout)?;
+        let n = 2 * wg;
+        let bytes = 16 * n as u64;
+        let mut r = crate::recording::Recorder::new(self);
+        let out = r.alloc(bytes)?;
+        // poisoned: an invocation that writes nothing fails the check
+        self.write_buffer(out, 0, &vec![0xA5; bytes as usize])?;
+        let p = crate::kernels::params::ProbeParams { n, ..Default::default() };
+        r.dispatch(Kernel::SubgroupLayout, false, &p, &[BufSlice::new(out, 0, bytes)], 2)?;
+        let at = r.readback(BufSlice::new(out, 0, bytes));
+        r.submit()?;
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(r.result(at)?);
+        Ok(kernels::probe::check_subgroup_layout(&words, n as usize, wg, min, max))
     }
 
     fn check_alive(&self) -> Result<()> {
