@@ -288,6 +288,8 @@ fn bench_prints_a_table_and_appends_json() {
             "adapter",
             "driver",
             "upload_staging",
+            "subgroups",
+            "subgroup_layout",
             "backend",
         ] {
             assert!(!l[k].is_null(), "missing {k}");

@@ -1151,6 +1151,7 @@ fn bench_field(
     );
     println!("adapter: {} | {} | {} | backend {}", info.adapter, info.api, info.driver, info.kind.name());
     println!("upload staging: {}", info.upload_staging);
+    println!("subgroups: {} ({})", info.subgroups, info.subgroup_layout);
     let opts = RunOptions { fusion, ..RunOptions::default() };
     // kernel times come from runs on a resident field (uploaded once, decompressed
     // into device memory), each submission replayed back to back so the device stays
@@ -1333,6 +1334,9 @@ fn bench_field(
                     // what staged this run's uploads (a runtime fallback shows here)
                     "upload_staging": be.upload_staging(),
                     "software": info.software,
+                    // whether the subgroup variants ran, and the device-open check's word
+                    "subgroups": info.subgroups,
+                    "subgroup_layout": info.subgroup_layout,
                     "backend": info.kind.name(),
                     "notes": c.report.notes.iter().map(|(s, n)| format!("{s}:{n}")).collect::<Vec<_>>(),
                 });

@@ -460,7 +460,8 @@ impl WgpuBackend {
             queue_lock: Mutex::new(()),
             read_lock: Mutex::new(()),
             allocs: AtomicU64::new(0),
-            fail_allocs_after: opts.fail_allocs_after,
+            // set after the subgroup layout probe below
+            fail_allocs_after: None,
             fail_host_staging: opts.fail_host_staging,
             memory_limit: opts.memory_limit.or(memory_limit_env),
             poll_timeout_ns: AtomicU64::new(POLL_TIMEOUT.as_nanos() as u64),
@@ -489,7 +490,21 @@ impl WgpuBackend {
                     b.info.subgroup_layout = format!("subgroups off: {why}");
                 }
             }
+            // the backend as the probe found it: the params buffer and the staging it
+            // created are made again by the first run, and the allocation count (and
+            // its injected failures) start there
+            let reset = || -> std::result::Result<(), String> {
+                *b.params.lock().map_err(|e| e.to_string())? = None;
+                *b.staging.lock().map_err(|e| e.to_string())? = None;
+                b.uploads.lock().map_err(|e| e.to_string())?.clear();
+                b.downloads.lock().map_err(|e| e.to_string())?.clear();
+                Ok(())
+            };
+            reset().map_err(|e| Error::Device(format!("after the subgroup layout probe: {e}")))?;
+            Backend::trim_pool(&b);
+            b.allocs.store(0, Ordering::SeqCst);
         }
+        b.fail_allocs_after = opts.fail_allocs_after;
         Ok(b)
     }
 
