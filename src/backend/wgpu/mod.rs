@@ -493,15 +493,15 @@ impl WgpuBackend {
             // the backend as the probe found it: the params buffer and the staging it
             // created are made again by the first run, and the allocation count (and
             // its injected failures) start there
-            let reset = || -> std::result::Result<(), String> {
-                *b.params.lock().map_err(|e| e.to_string())? = None;
-                *b.staging.lock().map_err(|e| e.to_string())? = None;
-                b.uploads.lock().map_err(|e| e.to_string())?.clear();
-                b.downloads.lock().map_err(|e| e.to_string())?.clear();
-                Ok(())
-            };
-            reset().map_err(|e| Error::Device(format!("after the subgroup layout probe: {e}")))?;
-            Backend::trim_pool(&b);
+            {
+                // (no other thread has the backend yet; dropping buffers calls into wgpu)
+                let _call = call_guard(gl);
+                b.params = Mutex::new(None);
+                b.staging = Mutex::new(None);
+                b.uploads = Mutex::new(Vec::new());
+                b.downloads = Mutex::new(Vec::new());
+                b.trim_idle();
+            }
             b.allocs.store(0, Ordering::SeqCst);
         }
         b.fail_allocs_after = opts.fail_allocs_after;
